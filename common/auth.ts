@@ -1,0 +1,37 @@
+// Sign-in payload and the user as the server presents it.
+import { z } from './zod.ts';
+
+export const ROLES = ['super_admin', 'client'] as const;
+export type Role = (typeof ROLES)[number];
+export const MIN_PASSWORD_LENGTH = 6;
+export const MAX_PASSWORD_LENGTH = 128;
+
+export const LoginSchema = z.strictObject({
+  email: z.string().trim().min(1, 'Email harus diisi').max(254),
+  password: z.string().min(1, 'Password harus diisi').max(MAX_PASSWORD_LENGTH),
+});
+export type Login = z.infer<typeof LoginSchema>;
+
+export const UserSchema = z.object({
+  id: z.string(),
+  username: z.string(),
+  email: z.string(),
+  role: z.enum(ROLES),
+  points: z.number(),
+  is_active: z.boolean(),
+  created_at: z.string(),
+});
+export type User = z.infer<typeof UserSchema>;
+
+export const LoginResponseSchema = z.object({
+  access_token: z.string(),
+  token_type: z.literal('bearer'),
+  user: UserSchema,
+});
+export type LoginResponse = z.infer<typeof LoginResponseSchema>;
+
+export const ErrorSchema = z.object({
+  detail: z.string(),
+  errors: z.array(z.object({ field: z.string(), message: z.string() })).optional(),
+});
+export type ApiError = z.infer<typeof ErrorSchema>;

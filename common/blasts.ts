@@ -1,0 +1,112 @@
+// Blast requests: the client's payload, the admin's results and per-number statuses.
+import { z } from './zod.ts';
+import { MAX_NUMBERS_PER_BLAST } from './phone.ts';
+import { pageSchema } from './pagination.ts';
+
+export const MAX_MESSAGE_LENGTH = 1000;
+export const BLAST_STATUSES = ['pending', 'completed', 'rejected', 'cancelled'] as const;
+export type BlastStatus = (typeof BLAST_STATUSES)[number];
+export const NUMBER_STATUSES = ['pending', 'success', 'failed', 'no_wa'] as const;
+export type NumberStatus = (typeof NUMBER_STATUSES)[number];
+
+export const BLAST_MESSAGES = {
+  emptyMessage: 'Pesan blast tidak boleh kosong',
+  emptyNumbers: 'Daftar nomor telepon tidak boleh kosong',
+  tooMany: 'Maksimal 500 nomor kontak per blast',
+  tooManyTitle: 'Batas Maksimal Tercapai',
+  invalid: (n: number) => `${n} nomor tidak valid. Mohon perbaiki format nomor`,
+  notEnoughTitle: 'Poin Tidak Cukup',
+  notEnough: (needed: number, owned: number) =>
+    `Anda membutuhkan ${needed} poin, tetapi hanya memiliki ${owned} poin`,
+} as const;
+
+export const CreateBlastSchema = z.strictObject({
+  message: z
+    .string(BLAST_MESSAGES.emptyMessage)
+    .trim()
+    .min(1, BLAST_MESSAGES.emptyMessage)
+    .max(MAX_MESSAGE_LENGTH, `Pesan maksimal ${MAX_MESSAGE_LENGTH} karakter`),
+  target_numbers: z
+    .array(z.string().max(40), BLAST_MESSAGES.emptyNumbers)
+    .min(1, BLAST_MESSAGES.emptyNumbers)
+    .max(MAX_NUMBERS_PER_BLAST, BLAST_MESSAGES.tooMany),
+  image_url: z.string().max(300).nullable().default(null),
+});
+export type CreateBlast = z.infer<typeof CreateBlastSchema>;
+
+const count = z
+  .int('Jumlah harus bilangan bulat')
+  .min(0, 'Jumlah tidak boleh negatif')
+  .max(MAX_NUMBERS_PER_BLAST);
+
+export const BlastResultSchema = z.strictObject({
+  successful_count: count,
+  failed_count: count,
+  no_wa_count: count,
+  admin_notes: z.string().max(5000).nullable().default(null),
+});
+export type BlastResultInput = z.infer<typeof BlastResultSchema>;
+
+export const NumberStatusesSchema = z.strictObject({
+  number_statuses: z.record(
+    z.string().regex(/^\d{1,3}$/, 'Indeks nomor tidak valid'),
+    z.enum(NUMBER_STATUSES, 'Status nomor tidak valid'),
+  ),
+});
+export type NumberStatusesInput = z.infer<typeof NumberStatusesSchema>;
+
+export const BlastSchema = z.object({
+  id: z.string(),
+  user_id: z.string(),
+  username: z.string(),
+  message: z.string(),
+  image_url: z.string().nullable(),
+  target_numbers: z.array(z.string()),
+  total_numbers: z.number(),
+  status: z.enum(BLAST_STATUSES),
+  created_at: z.string(),
+  processed_at: z.string().nullable(),
+  successful_count: z.number(),
+  failed_count: z.number(),
+  no_wa_count: z.number(),
+  refund_points: z.number(),
+  points_used: z.number(),
+  admin_notes: z.string().nullable(),
+  results: z.object({ successful_count: z.number(), failed_count: z.number() }).nullable(),
+  number_statuses: z.record(z.string(), z.enum(NUMBER_STATUSES)),
+});
+export type Blast = z.infer<typeof BlastSchema>;
+
+export const BlastSummarySchema = z.object({
+  pending: z.number(),
+  completed: z.number(),
+  rejected: z.number(),
+  cancelled: z.number(),
+  total: z.number(),
+  /** completed over all requests, in percent, rounded */
+  success_rate: z.number(),
+});
+export type BlastSummary = z.infer<typeof BlastSummarySchema>;
+
+export const BlastPageSchema = pageSchema(BlastSchema, BlastSummarySchema);
+export type BlastPage = z.infer<typeof BlastPageSchema>;
+
+export const BlastQuerySchema = z.object({ status: z.enum(BLAST_STATUSES).optional() });
+
+/** Sum rules of the admin result form (SPEC section 5). */
+export function resultSumMessage(sum: number, total: number): string {
+  if (sum > total) return `Total hasil (${sum}) melebihi total nomor (${total})!`;
+  if (sum === total) return 'Total hasil sudah sesuai dengan total nomor';
+  return `Sisa ${total - sum} nomor belum diinput`;
+}
+
+/** Statuses by position: first successful, then failed, then no WA, the rest pending. */
+export function statusesByPosition(
+  total: number,
+  counts: Pick<BlastResultInput, 'successful_count' | 'failed_count' | 'no_wa_count'>,
+): NumberStatus[] {
+  const { successful_count: s, failed_count: f, no_wa_count: n } = counts;
+  return Array.from({ length: total }, (_, i) =>
+    i < s ? 'success' : i < s + f ? 'failed' : i < s + f + n ? 'no_wa' : 'pending',
+  );
+}

@@ -1,0 +1,45 @@
+// Admin contacts shown to clients.
+import { z } from './zod.ts';
+
+export const CONTACT_PLATFORMS = [
+  'telegram',
+  'whatsapp',
+  'instagram',
+  'facebook',
+  'email',
+] as const;
+
+export const ContactInputSchema = z.strictObject({
+  platform: z.enum(CONTACT_PLATFORMS, 'Platform harus dipilih'),
+  value: z.string().trim().min(1, 'Kontak harus diisi').max(200),
+  is_active: z.boolean().default(true),
+});
+export type ContactInput = z.infer<typeof ContactInputSchema>;
+
+export const ContactSchema = z.object({
+  id: z.string(),
+  platform: z.string(),
+  value: z.string(),
+  is_active: z.boolean(),
+  created_at: z.string(),
+});
+export type Contact = z.infer<typeof ContactSchema>;
+
+/** SPEC section 9: the client's action link per platform, or null. */
+export function contactLink(platform: string, value: string): string | null {
+  const v = value.trim();
+  switch (platform) {
+    case 'telegram':
+      return `https://t.me/${v.replace(/^@/, '')}`;
+    case 'whatsapp':
+      return `https://wa.me/${v.replace(/\D/g, '')}`;
+    case 'instagram':
+      return `https://instagram.com/${v.replace(/^@/, '')}`;
+    case 'facebook':
+      return v.startsWith('http') ? v : null;
+    case 'email':
+      return `mailto:${v}`;
+    default:
+      return null;
+  }
+}

@@ -1,0 +1,92 @@
+// Top-up requests and the points ledger as clients and admins see them.
+import { z } from './zod.ts';
+import { pageSchema } from './pagination.ts';
+
+export const POINT_REQUEST_STATUSES = ['pending', 'approved', 'rejected'] as const;
+export type PointRequestStatus = (typeof POINT_REQUEST_STATUSES)[number];
+
+export const TOPUP_REQUIRED_MESSAGE = 'Mohon isi semua field yang diperlukan';
+export const TOPUP_POSITIVE_MESSAGE = 'Jumlah poin harus lebih dari 0';
+
+export const CreatePointRequestSchema = z.strictObject({
+  points_requested: z.int(TOPUP_REQUIRED_MESSAGE).min(1, TOPUP_POSITIVE_MESSAGE).max(1_000_000),
+  amount_paid: z.number(TOPUP_REQUIRED_MESSAGE).min(0).max(1e12),
+  payment_proof_url: z
+    .string()
+    .trim()
+    .max(2000, 'URL bukti transfer terlalu panjang')
+    .refine((v) => v === '' || /^https?:\/\/\S+$/i.test(v), {
+      message: 'URL bukti transfer harus diawali http:// atau https://',
+    })
+    .nullable()
+    .default(null)
+    .transform((v) => (v === '' ? null : v)),
+});
+export type CreatePointRequest = z.infer<typeof CreatePointRequestSchema>;
+
+export const PointRequestSchema = z.object({
+  id: z.string(),
+  user_id: z.string(),
+  username: z.string(),
+  points_requested: z.number(),
+  amount_paid: z.number(),
+  status: z.enum(POINT_REQUEST_STATUSES),
+  created_at: z.string(),
+  processed_at: z.string().nullable(),
+  payment_proof_url: z.string().nullable(),
+});
+export type PointRequest = z.infer<typeof PointRequestSchema>;
+
+export const PointRequestSummarySchema = z.object({
+  pending: z.number(),
+  approved: z.number(),
+  rejected: z.number(),
+  approved_points: z.number(),
+});
+export type PointRequestSummary = z.infer<typeof PointRequestSummarySchema>;
+
+export const PointRequestPageSchema = pageSchema(PointRequestSchema, PointRequestSummarySchema);
+export type PointRequestPage = z.infer<typeof PointRequestPageSchema>;
+
+export const PointRequestQuerySchema = z.object({
+  status: z.enum(POINT_REQUEST_STATUSES).optional(),
+});
+
+export const TRANSACTION_TYPES = ['topup', 'usage', 'refund', 'adjustment'] as const;
+export type TransactionType = (typeof TRANSACTION_TYPES)[number];
+
+export const TRANSACTION_LABELS: Record<TransactionType, string> = {
+  topup: 'Top Up',
+  usage: 'Penggunaan',
+  refund: 'Refund',
+  adjustment: 'Penyesuaian Admin',
+};
+
+/**
+ * A ledger entry. `amount` follows SPEC (usage positive and subtracted, topup and refund added);
+ * `delta` is the signed change and `balance_after` the balance it left, so an adjustment or a
+ * refund taken back on re-edit still walks to the right running balance.
+ */
+export const TransactionSchema = z.object({
+  id: z.string(),
+  type: z.enum(TRANSACTION_TYPES),
+  amount: z.number(),
+  delta: z.number(),
+  balance_after: z.number(),
+  description: z.string(),
+  created_at: z.string(),
+});
+export type Transaction = z.infer<typeof TransactionSchema>;
+
+export const TransactionSummarySchema = z.object({
+  total_topup: z.number(),
+  total_usage: z.number(),
+  total_refund: z.number(),
+  total_adjustment: z.number(),
+  count: z.number(),
+  current_points: z.number(),
+});
+export type TransactionSummary = z.infer<typeof TransactionSummarySchema>;
+
+export const TransactionPageSchema = pageSchema(TransactionSchema, TransactionSummarySchema);
+export type TransactionPage = z.infer<typeof TransactionPageSchema>;

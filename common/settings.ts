@@ -1,0 +1,43 @@
+// Payment settings (single record) and the upload rules.
+import { z } from './zod.ts';
+
+export const MAX_IMAGE_BYTES = 5_242_880;
+export const IMAGE_TYPE_MESSAGE = 'File harus berupa gambar (PNG, JPG, GIF)';
+export const IMAGE_SIZE_MESSAGE = 'Ukuran file maksimal 5MB';
+export const IMAGE_MIME_TYPES = ['image/png', 'image/jpeg', 'image/gif'] as const;
+
+const optionalText = z.string().trim().max(500).nullable().default(null);
+
+export const SettingsInputSchema = z.strictObject({
+  account_number: z.string().trim().min(1, 'Nomor rekening harus diisi').max(50),
+  account_name: z.string().trim().min(1, 'Nama pemilik rekening harus diisi').max(100),
+  bank_name: z.string().trim().min(1, 'Nama bank harus diisi').max(100),
+  barcode_url: optionalText,
+  qr_code_file: optionalText,
+  qr_data_url: z
+    .string()
+    .max(8_000_000)
+    .regex(
+      /^data:image\/(png|jpeg|gif);base64,[A-Za-z0-9+/=]+$/,
+      'QR Code harus berupa data gambar',
+    )
+    .nullable()
+    .default(null),
+  allow_images: z.boolean().default(false),
+});
+export type SettingsInput = z.infer<typeof SettingsInputSchema>;
+
+export const SettingsSchema = z.object({
+  account_number: z.string(),
+  account_name: z.string(),
+  bank_name: z.string(),
+  barcode_url: z.string().nullable(),
+  qr_code_file: z.string().nullable(),
+  qr_data_url: z.string().nullable(),
+  allow_images: z.boolean(),
+});
+export type Settings = z.infer<typeof SettingsSchema>;
+
+export const QrUploadSchema = z.object({ file_url: z.string(), data_url: z.string() });
+export const ImageUploadSchema = z.object({ url: z.string() });
+export const QrDataSchema = z.object({ data_url: z.string() });

@@ -1,0 +1,45 @@
+// Client accounts as the administrator manages them.
+import { z } from './zod.ts';
+import { MAX_PASSWORD_LENGTH, MIN_PASSWORD_LENGTH, UserSchema } from './auth.ts';
+import { pageSchema } from './pagination.ts';
+
+const username = z
+  .string()
+  .trim()
+  .min(1, 'Username harus diisi')
+  .max(50, 'Username maksimal 50 karakter');
+const email = z.email('Format email tidak valid').trim().max(254);
+const password = z
+  .string()
+  .min(MIN_PASSWORD_LENGTH, `Password minimal ${MIN_PASSWORD_LENGTH} karakter`)
+  .max(MAX_PASSWORD_LENGTH, `Password maksimal ${MAX_PASSWORD_LENGTH} karakter`);
+
+export const CreateUserSchema = z.strictObject({
+  username,
+  email,
+  password,
+  role: z.literal('client', 'Role hanya boleh client').default('client'),
+});
+export type CreateUser = z.infer<typeof CreateUserSchema>;
+
+export const UpdateUserSchema = z.strictObject({
+  username,
+  email,
+  points: z.int('Poin harus bilangan bulat').min(0, 'Poin tidak boleh negatif').max(1e9),
+  is_active: z.boolean(),
+});
+export type UpdateUser = z.infer<typeof UpdateUserSchema>;
+
+export const ChangePasswordSchema = z.strictObject({ new_password: password });
+export type ChangePassword = z.infer<typeof ChangePasswordSchema>;
+
+export const UserStatsSchema = z.object({
+  total_clients: z.number(),
+  active_clients: z.number(),
+  total_points: z.number(),
+  average_points: z.number(),
+});
+export type UserStats = z.infer<typeof UserStatsSchema>;
+
+export const UserPageSchema = pageSchema(UserSchema, UserStatsSchema);
+export type UserPage = z.infer<typeof UserPageSchema>;

@@ -1,0 +1,38 @@
+// One lint config: TypeScript rules plus the import direction (common <- server, common <- client).
+import js from '@eslint/js';
+import tseslint from 'typescript-eslint';
+
+const forbid = (patterns, message) => ({
+  'no-restricted-imports': ['error', { patterns: [{ group: patterns, message }] }],
+});
+
+export default tseslint.config(
+  { ignores: ['node_modules', 'dist', 'data', 'coverage'] },
+  js.configs.recommended,
+  ...tseslint.configs.recommended,
+  {
+    rules: {
+      '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_' }],
+    },
+  },
+  {
+    // Tests read answers loosely on purpose: they assert on them.
+    files: ['**/*.test.ts', '**/test-helpers.ts', 'e2e/**'],
+    rules: { '@typescript-eslint/no-explicit-any': 'off' },
+  },
+  {
+    files: ['common/**'],
+    rules: forbid(
+      ['**/server/**', '**/client/**', 'node:*'],
+      'common/ is pure: no I/O, no app code',
+    ),
+  },
+  {
+    files: ['server/**'],
+    rules: forbid(['**/client/**'], 'server/ never imports client/'),
+  },
+  {
+    files: ['client/**'],
+    rules: forbid(['**/server/**'], 'client/ never imports server/'),
+  },
+);

@@ -1,0 +1,28 @@
+// What every route module is handed: the configuration, the database and the token service.
+import type {
+  FastifyBaseLogger,
+  FastifyInstance,
+  RawReplyDefaultExpression,
+  RawRequestDefaultExpression,
+  RawServerDefault,
+} from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import type { Config } from './config.ts';
+import type { DbHandle } from './db/connection.ts';
+import type { LoginLimiter, Tokens } from './plugins/auth.ts';
+
+export interface AppContext {
+  config: Config;
+  database: DbHandle;
+  tokens: Tokens;
+  loginLimiter: LoginLimiter;
+  uploadsDir: string;
+}
+
+export type App = FastifyInstance<
+  RawServerDefault,
+  RawRequestDefaultExpression,
+  RawReplyDefaultExpression,
+  FastifyBaseLogger,
+  ZodTypeProvider
+>;

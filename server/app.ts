@@ -1,0 +1,163 @@
+// Builds the whole server: database ready, plugins, every route. Tests import this.
+import fs from 'node:fs';
+import path from 'node:path';
+import fastifyHelmet from '@fastify/helmet';
+import fastifyMultipart from '@fastify/multipart';
+import fastifyRateLimit from '@fastify/rate-limit';
+import fastifyStatic from '@fastify/static';
+import fastifySwagger from '@fastify/swagger';
+import Fastify from 'fastify';
+import {
+  jsonSchemaTransform,
+  serializerCompiler,
+  validatorCompiler,
+  type ZodTypeProvider,
+} from 'fastify-type-provider-zod';
+import type { App, AppContext } from './app-context.ts';
+import type { Config } from './config.ts';
+import { openDatabase, type DbHandle } from './db/connection.ts';
+import { checkDurability } from './db/durability.ts';
+import { migrate } from './db/migrate.ts';
+import { authRoutes } from './modules/auth/auth.routes.ts';
+import { blastsRoutes } from './modules/blasts/blasts.routes.ts';
+import { contactsRoutes } from './modules/contacts/contacts.routes.ts';
+import { dashboardRoutes } from './modules/dashboard/dashboard.routes.ts';
+import { healthRoutes } from './modules/health/health.routes.ts';
+import { notesRoutes } from './modules/notes/notes.routes.ts';
+import { pointsRoutes } from './modules/points/points.routes.ts';
+import { pricingRoutes } from './modules/pricing/pricing.routes.ts';
+import { settingsRoutes } from './modules/settings/settings.routes.ts';
+import { uploadsRoutes } from './modules/uploads/uploads.routes.ts';
+import { ensureAdmin } from './modules/users/users.service.ts';
+import { usersRoutes } from './modules/users/users.routes.ts';
+import { createTokens, loadJwtKey, LoginLimiter, registerAuth } from './plugins/auth.ts';
+import { registerErrorHandling } from './plugins/errors.ts';
+
+export const MODULES = [
+  authRoutes,
+  usersRoutes,
+  contactsRoutes,
+  notesRoutes,
+  settingsRoutes,
+  pricingRoutes,
+  pointsRoutes,
+  blastsRoutes,
+  uploadsRoutes,
+  dashboardRoutes,
+  healthRoutes,
+];
+
+export interface BuiltApp {
+  app: App;
+  context: AppContext;
+}
+
+export async function buildApp(
+  config: Config,
+  database: DbHandle = openDatabase(config),
+): Promise<BuiltApp> {
+  const app = Fastify({
+    logger: config.logLevel === 'silent' ? false : { level: config.logLevel },
+    bodyLimit: 1024 * 1024,
+    // Ids and filenames in paths are short; a huge URL is rejected before any work.
+    routerOptions: { maxParamLength: 200 },
+  }).withTypeProvider<ZodTypeProvider>();
+
+  await migrate(database);
+  for (const warning of await checkDurability(database)) app.log.warn(warning);
+  const admin = await ensureAdmin(database, config.adminEmail, config.adminPassword);
+  if (admin?.generatedPassword) {
+    app.log.warn(
+      `First super administrator created: ${admin.email} with password ${admin.generatedPassword} (shown once; change it)`,
+    );
+  }
+  const tokens = createTokens(
+    database.db,
+    await loadJwtKey(database.db, config.jwtSecret),
+    config.tokenTtlSeconds,
+  );
+  const context: AppContext = {
+    config,
+    database,
+    tokens,
+    loginLimiter: new LoginLimiter(config.login),
+    uploadsDir: path.join(config.dataDir, 'uploads'),
+  };
+
+  app.setValidatorCompiler(validatorCompiler);
+  app.setSerializerCompiler(serializerCompiler);
+  await app.register(fastifyHelmet, {
+    contentSecurityPolicy: {
+      directives: {
+        defaultSrc: ["'self'"],
+        scriptSrc: ["'self'"],
+        styleSrc: ["'self'", "'unsafe-inline'"],
+        imgSrc: ["'self'", 'data:', 'https:'],
+        connectSrc: ["'self'"],
+        fontSrc: ["'self'", 'data:'],
+        objectSrc: ["'none'"],
+        baseUri: ["'self'"],
+        formAction: ["'self'"],
+        frameAncestors: ["'none'"],
+        upgradeInsecureRequests: null,
+      },
+    },
+    referrerPolicy: { policy: 'strict-origin-when-cross-origin' },
+    crossOriginEmbedderPolicy: false,
+    hsts: false,
+  });
+  if (config.userRateLimit > 0) {
+    await app.register(fastifyRateLimit, {
+      max: config.userRateLimit,
+      timeWindow: 60_000,
+      keyGenerator: (request) => request.headers.authorization ?? request.ip,
+      errorResponseBuilder: (_request, context) => ({
+        statusCode: 429,
+        detail: `Terlalu banyak permintaan. Coba lagi dalam ${Math.ceil(context.ttl / 1000)} detik.`,
+      }),
+    });
+  }
+  await app.register(fastifyMultipart, { limits: { fileSize: 5_242_880, files: 1 } });
+  await app.register(fastifySwagger, {
+    openapi: {
+      info: {
+        title: 'Sebar API',
+        version: '1.0.0',
+        description: 'Layanan WhatsApp blast berbasis poin',
+      },
+      components: { securitySchemes: { bearer: { type: 'http', scheme: 'bearer' } } },
+      security: [{ bearer: [] }],
+    },
+    transform: jsonSchemaTransform,
+  });
+  registerErrorHandling(app);
+  registerAuth(app, tokens);
+  for (const register of MODULES) register(app, context);
+  await serveClient(app, config.clientDir);
+
+  app.addHook('onClose', () => database.close());
+  return { app, context };
+}
+
+/** The built browser app with the SPA fallback, or a short page saying how to build it. */
+async function serveClient(app: App, clientDir: string) {
+  const index = path.join(clientDir, 'index.html');
+  if (fs.existsSync(index)) {
+    await app.register(fastifyStatic, { root: clientDir, wildcard: false, index: false });
+  }
+  app.setNotFoundHandler((request, reply) => {
+    const wantsPage =
+      request.method === 'GET' &&
+      !request.url.startsWith('/api') &&
+      !request.url.startsWith('/uploads/') &&
+      (request.headers.accept ?? '').includes('text/html');
+    if (!wantsPage) return reply.status(404).send({ detail: 'Tidak ditemukan' });
+    if (fs.existsSync(index))
+      return reply.type('text/html').header('Cache-Control', 'no-cache').sendFile('index.html');
+    return reply
+      .type('text/html')
+      .send(
+        '<!doctype html><meta charset="utf-8"><title>Sebar</title><p>Sebar API berjalan. Jalankan <code>npm run build</code> untuk aplikasi web.</p>',
+      );
+  });
+}

@@ -1,0 +1,47 @@
+// Reads the process environment once; everything else takes a Config.
+import path from 'node:path';
+
+export interface Config {
+  port: number;
+  host: string;
+  /** PostgreSQL connection string; the embedded SQLite file is used when unset. */
+  databaseUrl: string | null;
+  /** PostgreSQL schema (tests give each file its own). */
+  databaseSchema: string | null;
+  dataDir: string;
+  adminEmail: string | null;
+  adminPassword: string | null;
+  jwtSecret: string | null;
+  tokenTtlSeconds: number;
+  login: { windowMs: number; maxPerIp: number; maxPerAccount: number };
+  /** Requests per minute per signed-in user; 0 turns the limit off. */
+  userRateLimit: number;
+  clientDir: string;
+  logLevel: string;
+}
+
+export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
+  const num = (name: string, fallback: number) => {
+    const value = Number(env[name]);
+    return env[name] !== undefined && Number.isFinite(value) ? value : fallback;
+  };
+  return {
+    port: num('PORT', 8000),
+    host: env.HOST ?? '0.0.0.0',
+    databaseUrl: env.DATABASE_URL || null,
+    databaseSchema: env.DATABASE_SCHEMA || null,
+    dataDir: path.resolve(env.SEBAR_DATA_DIR ?? 'data'),
+    adminEmail: env.SEBAR_ADMIN_EMAIL || null,
+    adminPassword: env.SEBAR_ADMIN_PASSWORD || null,
+    jwtSecret: env.SEBAR_JWT_SECRET || null,
+    tokenTtlSeconds: num('SEBAR_TOKEN_TTL_SECONDS', 12 * 60 * 60),
+    login: {
+      windowMs: num('SEBAR_LOGIN_WINDOW_MS', 15 * 60 * 1000),
+      maxPerIp: num('SEBAR_LOGIN_MAX_PER_IP', 50),
+      maxPerAccount: num('SEBAR_LOGIN_MAX_PER_ACCOUNT', 10),
+    },
+    userRateLimit: num('SEBAR_USER_RATE_LIMIT', 1200),
+    clientDir: path.resolve(env.SEBAR_CLIENT_DIR ?? 'dist/client'),
+    logLevel: env.LOG_LEVEL ?? 'info',
+  };
+}

@@ -1,0 +1,94 @@
+// Opens the one database: the embedded SQLite file by default, PostgreSQL when configured.
+// The few differences between the engines live here and nowhere else.
+import fs from 'node:fs';
+import path from 'node:path';
+import SQLite from 'better-sqlite3';
+import pg from 'pg';
+import {
+  CompiledQuery,
+  Kysely,
+  PostgresDialect,
+  SqliteDialect,
+  SqliteDriver,
+  type DatabaseConnection,
+  type SelectQueryBuilder,
+} from 'kysely';
+import type { Config } from '../config.ts';
+import type { Database } from './schema.ts';
+
+export type Engine = 'sqlite' | 'postgres';
+export type Db = Kysely<Database>;
+
+export interface DbHandle {
+  db: Db;
+  engine: Engine;
+  /** Where the SQLite file is (null on PostgreSQL). */
+  file: string | null;
+  close(): Promise<void>;
+}
+
+// Counts and sums come back as numbers, not strings (our values stay far below 2^53).
+pg.types.setTypeParser(pg.types.builtins.INT8, (v) => Number(v));
+pg.types.setTypeParser(pg.types.builtins.NUMERIC, (v) => Number(v));
+
+/** Writers take the lock when they begin, so two processes on one file never deadlock upgrading. */
+class ImmediateSqliteDriver extends SqliteDriver {
+  override async beginTransaction(connection: DatabaseConnection): Promise<void> {
+    await connection.executeQuery(CompiledQuery.raw('begin immediate'));
+  }
+}
+
+class ImmediateSqliteDialect extends SqliteDialect {
+  readonly #config: ConstructorParameters<typeof SqliteDialect>[0];
+  constructor(config: ConstructorParameters<typeof SqliteDialect>[0]) {
+    super(config);
+    this.#config = config;
+  }
+  override createDriver() {
+    return new ImmediateSqliteDriver(this.#config);
+  }
+}
+
+export function sqliteFile(config: Config): string {
+  return path.join(config.dataDir, 'sebar.sqlite');
+}
+
+export function openSqlite(file: string): DbHandle {
+  fs.mkdirSync(path.dirname(file), { recursive: true });
+  const sqlite = new SQLite(file);
+  sqlite.pragma('journal_mode = WAL');
+  sqlite.pragma('synchronous = FULL');
+  sqlite.pragma('busy_timeout = 10000');
+  sqlite.pragma('foreign_keys = ON');
+  const db = new Kysely<Database>({ dialect: new ImmediateSqliteDialect({ database: sqlite }) });
+  return { db, engine: 'sqlite', file, close: () => db.destroy() };
+}
+
+export function openPostgres(url: string, schema: string | null, max = 10): DbHandle {
+  const pool = new pg.Pool({
+    connectionString: url,
+    max,
+    ...(schema ? { options: `-c search_path=${schema}` } : {}),
+  });
+  // An idle client that loses its server must not crash the process.
+  pool.on('error', () => undefined);
+  const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
+  return { db, engine: 'postgres', file: null, close: () => db.destroy() };
+}
+
+export function openDatabase(config: Config): DbHandle {
+  return config.databaseUrl
+    ? openPostgres(config.databaseUrl, config.databaseSchema)
+    : openSqlite(sqliteFile(config));
+}
+
+/** Row lock for read-then-write on PostgreSQL; SQLite writers already hold the file lock. */
+export function forUpdate<DB, TB extends keyof DB, O>(
+  engine: Engine,
+  query: SelectQueryBuilder<DB, TB, O>,
+): SelectQueryBuilder<DB, TB, O> {
+  return engine === 'postgres' ? query.forUpdate() : query;
+}
+
+export const bool = (value: number | boolean) => (value ? 1 : 0);
+export const now = () => new Date().toISOString();

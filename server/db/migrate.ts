@@ -1,0 +1,36 @@
+// Applies pending migrations at start, each in its own transaction with its record, so a crash
+// leaves the schema either before or after a migration, never in between.
+import { sql } from 'kysely';
+import type { DbHandle } from './connection.ts';
+import * as initial from './migrations/001-initial.ts';
+
+const MIGRATIONS: [string, typeof initial][] = [['001-initial', initial]];
+
+export async function migrate({ db, engine }: DbHandle): Promise<string[]> {
+  await db.schema
+    .createTable('sebar_migrations')
+    .ifNotExists()
+    .addColumn('name', 'text', (c) => c.primaryKey())
+    .addColumn('applied_at', 'text', (c) => c.notNull())
+    .execute();
+  const applied: string[] = [];
+  for (const [name, migration] of MIGRATIONS) {
+    await db.transaction().execute(async (trx) => {
+      // Two instances starting together on PostgreSQL: the second waits, then finds it done.
+      if (engine === 'postgres') await sql`select pg_advisory_xact_lock(7362001)`.execute(trx);
+      const done = await trx
+        .selectFrom('sebar_migrations')
+        .select('name')
+        .where('name', '=', name)
+        .executeTakeFirst();
+      if (done) return;
+      await migration.up(trx);
+      await trx
+        .insertInto('sebar_migrations')
+        .values({ name, applied_at: new Date().toISOString() })
+        .execute();
+      applied.push(name);
+    });
+  }
+  return applied;
+}

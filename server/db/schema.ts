@@ -1,0 +1,160 @@
+// Table types of the one schema both engines share. Booleans are 0/1 integers and times are
+// UTC ISO 8601 text on both engines, so rows read the same everywhere.
+
+export interface UsersTable {
+  id: string;
+  username: string;
+  email: string;
+  password_hash: string;
+  role: 'super_admin' | 'client';
+  points: number;
+  /** Sequence number of the user's latest ledger entry (the chain has no gaps). */
+  ledger_seq: number;
+  is_active: number;
+  token_version: number;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface ContactsTable {
+  id: string;
+  platform: string;
+  value: string;
+  is_active: number;
+  created_at: string;
+}
+
+export interface NotesTable {
+  id: string;
+  title: string;
+  content: string;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface SettingsTable {
+  id: number;
+  account_number: string;
+  account_name: string;
+  bank_name: string;
+  barcode_url: string | null;
+  qr_code_file: string | null;
+  qr_data_url: string | null;
+  allow_images: number;
+  updated_at: string;
+}
+
+export interface PricingTiersTable {
+  id: string;
+  tier_name: string;
+  min_points: number;
+  max_points: number;
+  price_per_point: number;
+  created_at: string;
+}
+
+export interface PointRequestsTable {
+  id: string;
+  user_id: string;
+  points_requested: number;
+  amount_paid: number;
+  status: 'pending' | 'approved' | 'rejected';
+  payment_proof_url: string | null;
+  created_at: string;
+  processed_at: string | null;
+  processed_by: string | null;
+}
+
+export interface BlastsTable {
+  id: string;
+  user_id: string;
+  message: string;
+  image_url: string | null;
+  total_numbers: number;
+  status: 'pending' | 'completed' | 'rejected' | 'cancelled';
+  successful_count: number;
+  failed_count: number;
+  no_wa_count: number;
+  /** Points currently refunded for this blast (failed + no WA once completed, all when rejected). */
+  refund_points: number;
+  points_used: number;
+  admin_notes: string | null;
+  created_at: string;
+  processed_at: string | null;
+}
+
+export interface BlastNumbersTable {
+  blast_id: string;
+  idx: number;
+  number: string;
+  status: 'pending' | 'success' | 'failed' | 'no_wa';
+}
+
+export interface PointTransactionsTable {
+  id: string;
+  user_id: string;
+  seq: number;
+  type: 'topup' | 'usage' | 'refund' | 'adjustment';
+  delta: number;
+  balance_after: number;
+  description: string;
+  point_request_id: string | null;
+  blast_id: string | null;
+  created_at: string;
+}
+
+export interface IdempotencyKeysTable {
+  user_id: string;
+  key: string;
+  request_hash: string;
+  status_code: number;
+  response_body: string;
+  created_at: string;
+}
+
+export interface UploadsTable {
+  name: string;
+  kind: 'image' | 'qr';
+  mime: string;
+  bytes: number;
+  user_id: string | null;
+  created_at: string;
+}
+
+export interface AuditLogTable {
+  id: string;
+  actor_id: string | null;
+  action: string;
+  target_type: string;
+  target_id: string;
+  before_json: string | null;
+  after_json: string | null;
+  created_at: string;
+}
+
+export interface AppSecretsTable {
+  name: string;
+  value: string;
+}
+
+export interface MigrationsTable {
+  name: string;
+  applied_at: string;
+}
+
+export interface Database {
+  users: UsersTable;
+  contacts: ContactsTable;
+  notes: NotesTable;
+  settings: SettingsTable;
+  pricing_tiers: PricingTiersTable;
+  point_requests: PointRequestsTable;
+  blasts: BlastsTable;
+  blast_numbers: BlastNumbersTable;
+  point_transactions: PointTransactionsTable;
+  idempotency_keys: IdempotencyKeysTable;
+  uploads: UploadsTable;
+  audit_log: AuditLogTable;
+  app_secrets: AppSecretsTable;
+  sebar_migrations: MigrationsTable;
+}

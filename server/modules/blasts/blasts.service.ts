@@ -1,0 +1,426 @@
+// Blasts: creation with its single debit, results and per-number statuses with refunds settled
+// as differences, and the admin's reject and the client's cancel with a full refund.
+import crypto from 'node:crypto';
+import { sql, type Transaction } from 'kysely';
+import {
+  BLAST_MESSAGES,
+  resultSumMessage,
+  type Blast,
+  type BlastPage,
+  type BlastResultInput,
+  type BlastStatus,
+  type CreateBlast,
+  type NumberStatus,
+} from '../../../common/blasts.ts';
+import type { PageQuery } from '../../../common/pagination.ts';
+import { analyzeNumbers } from '../../../common/phone.ts';
+import { forUpdate, now, type DbHandle } from '../../db/connection.ts';
+import type { BlastsTable, Database } from '../../db/schema.ts';
+import { conflict, HttpError, notFound } from '../../plugins/errors.ts';
+import { recordAudit } from '../audit/audit.service.ts';
+import { applyPoints } from '../points/ledger.ts';
+import { readSettings } from '../settings/settings.routes.ts';
+import { findUpload } from '../uploads/uploads.service.ts';
+
+function groupBy<T, K>(items: readonly T[], key: (item: T) => K): Map<K, T[]> {
+  const groups = new Map<K, T[]>();
+  for (const item of items) {
+    const k = key(item);
+    const group = groups.get(k);
+    if (group) group.push(item);
+    else groups.set(k, [item]);
+  }
+  return groups;
+}
+
+type BlastRow = BlastsTable & { username: string };
+type Trx = Transaction<Database>;
+
+const TAKE_BACK_FAILED =
+  'Poin klien tidak cukup untuk menarik kembali refund. Hasil blast tidak diubah.';
+
+function toBlast(
+  row: BlastRow,
+  numbers: { idx: number; number: string; status: NumberStatus }[],
+): Blast {
+  const completed = row.status === 'completed';
+  return {
+    id: row.id,
+    user_id: row.user_id,
+    username: row.username,
+    message: row.message,
+    image_url: row.image_url,
+    target_numbers: numbers.map((n) => n.number),
+    total_numbers: row.total_numbers,
+    status: row.status,
+    created_at: row.created_at,
+    processed_at: row.processed_at,
+    successful_count: row.successful_count,
+    failed_count: row.failed_count,
+    no_wa_count: row.no_wa_count,
+    refund_points: row.refund_points,
+    points_used: row.points_used,
+    admin_notes: row.admin_notes,
+    results: completed
+      ? { successful_count: row.successful_count, failed_count: row.failed_count }
+      : null,
+    number_statuses: Object.fromEntries(numbers.map((n) => [String(n.idx), n.status])),
+  };
+}
+
+function blastsQuery(db: DbHandle['db']) {
+  return db
+    .selectFrom('blasts as b')
+    .innerJoin('users as u', 'u.id', 'b.user_id')
+    .selectAll('b')
+    .select('u.username');
+}
+
+async function withNumbers(db: DbHandle['db'], rows: BlastRow[]): Promise<Blast[]> {
+  if (rows.length === 0) return [];
+  const numbers = await db
+    .selectFrom('blast_numbers')
+    .select(['blast_id', 'idx', 'number', 'status'])
+    .where(
+      'blast_id',
+      'in',
+      rows.map((r) => r.id),
+    )
+    .orderBy('blast_id')
+    .orderBy('idx')
+    .execute();
+  const byBlast = groupBy(numbers, (n) => n.blast_id);
+  return rows.map((row) => toBlast(row, byBlast.get(row.id) ?? []));
+}
+
+export async function getBlast({ db }: DbHandle, id: string, ownerId?: string): Promise<Blast> {
+  let query = blastsQuery(db).where('b.id', '=', id);
+  if (ownerId) query = query.where('b.user_id', '=', ownerId);
+  const row = await query.executeTakeFirst();
+  if (!row) throw notFound('Blast request');
+  const [blast] = await withNumbers(db, [row]);
+  return blast!;
+}
+
+export async function listBlasts(
+  { db }: DbHandle,
+  { page, page_size }: PageQuery,
+  filter: { userId?: string; status?: BlastStatus },
+): Promise<BlastPage> {
+  let items = blastsQuery(db);
+  let counts = db
+    .selectFrom('blasts')
+    .select((eb) => ['status', eb.fn.countAll<number>().as('n')])
+    .groupBy('status');
+  if (filter.userId) {
+    items = items.where('b.user_id', '=', filter.userId);
+    counts = counts.where('user_id', '=', filter.userId);
+  }
+  if (filter.status) items = items.where('b.status', '=', filter.status);
+  const [rows, groups] = await Promise.all([
+    items
+      .orderBy('b.created_at', 'desc')
+      .orderBy('b.id', 'desc')
+      .limit(page_size)
+      .offset((page - 1) * page_size)
+      .execute(),
+    counts.execute(),
+  ]);
+  const of = (status: BlastStatus) => Number(groups.find((g) => g.status === status)?.n ?? 0);
+  const total = groups.reduce((n, g) => n + Number(g.n), 0);
+  const summary = {
+    pending: of('pending'),
+    completed: of('completed'),
+    rejected: of('rejected'),
+    cancelled: of('cancelled'),
+    total,
+    success_rate: total ? Math.round((of('completed') / total) * 100) : 0,
+  };
+  return {
+    items: await withNumbers(db, rows),
+    total: filter.status ? summary[filter.status] : total,
+    page,
+    page_size,
+    summary,
+  };
+}
+
+export const IDEMPOTENCY_MISMATCH = 'Idempotency-Key sudah dipakai untuk permintaan yang berbeda';
+
+/**
+ * Creates a blast and charges its unique valid numbers once. With an idempotency key, the first
+ * request's answer is stored in the same transaction and every retry gets it back.
+ */
+export async function createBlast(
+  database: DbHandle,
+  userId: string,
+  input: CreateBlast,
+  idempotencyKey: string | null,
+): Promise<Blast> {
+  const { db } = database;
+  const analysis = analyzeNumbers(input.target_numbers);
+  if (analysis.invalid.length > 0)
+    throw new HttpError(422, BLAST_MESSAGES.invalid(analysis.invalid.length));
+  if (input.image_url !== null) {
+    const settings = await readSettings(db);
+    if (!settings.allow_images)
+      throw new HttpError(422, 'Upload gambar untuk blast sedang tidak diizinkan');
+    if (!(await findUpload(db, input.image_url, 'image'))) {
+      throw new HttpError(422, 'Gambar tidak ditemukan. Upload ulang gambar Anda.');
+    }
+  }
+  const requestHash = crypto
+    .createHash('sha256')
+    .update(JSON.stringify([input.message, input.target_numbers, input.image_url]))
+    .digest('hex');
+  const count = analysis.unique.length;
+
+  return db.transaction().execute(async (trx) => {
+    if (idempotencyKey) {
+      // Claims the key first; a concurrent holder makes this wait, then see its stored answer.
+      const claimed = await trx
+        .insertInto('idempotency_keys')
+        .values({
+          user_id: userId,
+          key: idempotencyKey,
+          request_hash: requestHash,
+          status_code: 0,
+          response_body: '',
+          created_at: now(),
+        })
+        .onConflict((oc) => oc.columns(['user_id', 'key']).doNothing())
+        .executeTakeFirst();
+      if (!claimed.numInsertedOrUpdatedRows) {
+        const stored = await trx
+          .selectFrom('idempotency_keys')
+          .selectAll()
+          .where('user_id', '=', userId)
+          .where('key', '=', idempotencyKey)
+          .executeTakeFirstOrThrow();
+        if (stored.request_hash !== requestHash) throw new HttpError(422, IDEMPOTENCY_MISMATCH);
+        return JSON.parse(stored.response_body) as Blast;
+      }
+    }
+    const owner = await trx
+      .selectFrom('users')
+      .select(['points', 'username'])
+      .where('id', '=', userId)
+      .executeTakeFirstOrThrow();
+    const id = crypto.randomUUID();
+    await applyPoints(
+      trx,
+      {
+        userId,
+        type: 'usage',
+        delta: -count,
+        description: `Blast WhatsApp ke ${count} nomor`,
+        blastId: id,
+      },
+      `${BLAST_MESSAGES.notEnoughTitle}: ${BLAST_MESSAGES.notEnough(count, owner.points)}`,
+    );
+    const row: BlastsTable = {
+      id,
+      user_id: userId,
+      message: input.message,
+      image_url: input.image_url,
+      total_numbers: count,
+      status: 'pending',
+      successful_count: 0,
+      failed_count: 0,
+      no_wa_count: 0,
+      refund_points: 0,
+      points_used: count,
+      admin_notes: null,
+      created_at: now(),
+      processed_at: null,
+    };
+    await trx.insertInto('blasts').values(row).execute();
+    const numbers = analysis.unique.map((number, idx) => ({
+      blast_id: id,
+      idx,
+      number,
+      status: 'pending' as const,
+    }));
+    await trx.insertInto('blast_numbers').values(numbers).execute();
+    const body = toBlast({ ...row, username: owner.username }, numbers);
+    if (idempotencyKey) {
+      await trx
+        .updateTable('idempotency_keys')
+        .set({ status_code: 201, response_body: JSON.stringify(body) })
+        .where('user_id', '=', userId)
+        .where('key', '=', idempotencyKey)
+        .execute();
+    }
+    return body;
+  });
+}
+
+async function lockBlast(database: DbHandle, trx: Trx, id: string, ownerId?: string) {
+  let query = trx.selectFrom('blasts').selectAll().where('id', '=', id);
+  if (ownerId) query = query.where('user_id', '=', ownerId);
+  const blast = await forUpdate(database.engine, query).executeTakeFirst();
+  if (!blast) throw notFound('Blast request');
+  return blast;
+}
+
+const CLOSED_MESSAGE: Record<string, string> = {
+  rejected: 'Blast request ini sudah ditolak',
+  cancelled: 'Blast request ini sudah dibatalkan',
+};
+
+/** Moves the blast's refund to `target`, crediting or taking back only the difference. */
+async function settleRefund(trx: Trx, blast: BlastsTable, target: number, description: string) {
+  const delta = target - blast.refund_points;
+  await applyPoints(
+    trx,
+    { userId: blast.user_id, type: 'refund', delta, description, blastId: blast.id },
+    TAKE_BACK_FAILED,
+  );
+}
+
+async function recount(trx: Trx, blastId: string) {
+  const groups = await trx
+    .selectFrom('blast_numbers')
+    .select((eb) => ['status', eb.fn.countAll<number>().as('n')])
+    .where('blast_id', '=', blastId)
+    .groupBy('status')
+    .execute();
+  const of = (status: NumberStatus) => Number(groups.find((g) => g.status === status)?.n ?? 0);
+  return { successful_count: of('success'), failed_count: of('failed'), no_wa_count: of('no_wa') };
+}
+
+export async function submitResult(
+  database: DbHandle,
+  actorId: string,
+  id: string,
+  input: BlastResultInput,
+) {
+  await database.db.transaction().execute(async (trx) => {
+    const blast = await lockBlast(database, trx, id);
+    const closed = CLOSED_MESSAGE[blast.status];
+    if (closed) throw conflict(closed);
+    const sum = input.successful_count + input.failed_count + input.no_wa_count;
+    if (sum > blast.total_numbers)
+      throw new HttpError(422, resultSumMessage(sum, blast.total_numbers));
+    if (sum <= 0) throw new HttpError(422, 'Total hasil harus lebih dari 0');
+    const s = input.successful_count;
+    const f = s + input.failed_count;
+    const n = f + input.no_wa_count;
+    await trx
+      .updateTable('blast_numbers')
+      .set({
+        status: sql<NumberStatus>`case when idx < ${s} then 'success' when idx < ${f} then 'failed' when idx < ${n} then 'no_wa' else 'pending' end`,
+      })
+      .where('blast_id', '=', id)
+      .execute();
+    const refund = input.failed_count + input.no_wa_count;
+    await settleRefund(
+      trx,
+      blast,
+      refund,
+      `Refund blast: ${input.failed_count} gagal, ${input.no_wa_count} tanpa WhatsApp`,
+    );
+    await trx
+      .updateTable('blasts')
+      .set({
+        successful_count: input.successful_count,
+        failed_count: input.failed_count,
+        no_wa_count: input.no_wa_count,
+        refund_points: refund,
+        admin_notes: input.admin_notes,
+        status: 'completed',
+        processed_at: now(),
+      })
+      .where('id', '=', id)
+      .execute();
+    await recordAudit(trx, {
+      actorId,
+      action: blast.status === 'completed' ? 'blast.result_edit' : 'blast.result',
+      targetType: 'blast',
+      targetId: id,
+      before: { status: blast.status, refund_points: blast.refund_points },
+      after: { ...input, refund_points: refund },
+    });
+  });
+  return getBlast(database, id);
+}
+
+export async function saveNumberStatuses(
+  database: DbHandle,
+  actorId: string,
+  id: string,
+  changes: Record<string, NumberStatus>,
+) {
+  const entries = Object.entries(changes).map(([idx, status]) => [Number(idx), status] as const);
+  if (entries.length === 0) throw new HttpError(422, 'Tidak ada perubahan status untuk disimpan');
+  await database.db.transaction().execute(async (trx) => {
+    const blast = await lockBlast(database, trx, id);
+    const closed = CLOSED_MESSAGE[blast.status];
+    if (closed) throw conflict(closed);
+    if (entries.some(([idx]) => idx >= blast.total_numbers))
+      throw new HttpError(422, 'Indeks nomor di luar jangkauan');
+    for (const [status, group] of groupBy(entries, ([, s]) => s)) {
+      await trx
+        .updateTable('blast_numbers')
+        .set({ status })
+        .where('blast_id', '=', id)
+        .where(
+          'idx',
+          'in',
+          group.map(([idx]) => idx),
+        )
+        .execute();
+    }
+    const counts = await recount(trx, id);
+    const completed = blast.status === 'completed';
+    const refund = completed ? counts.failed_count + counts.no_wa_count : 0;
+    if (completed)
+      await settleRefund(trx, blast, refund, 'Koreksi refund dari perubahan status per nomor');
+    await trx
+      .updateTable('blasts')
+      .set({ ...counts, refund_points: refund })
+      .where('id', '=', id)
+      .execute();
+    await recordAudit(trx, {
+      actorId,
+      action: 'blast.number_statuses',
+      targetType: 'blast',
+      targetId: id,
+      before: { refund_points: blast.refund_points },
+      after: { changes, ...counts, refund_points: refund },
+    });
+  });
+  return getBlast(database, id);
+}
+
+/** Admin reject or client cancel of a pending blast: every point comes back. */
+export async function closeBlast(
+  database: DbHandle,
+  actorId: string,
+  id: string,
+  outcome: 'rejected' | 'cancelled',
+  ownerId?: string,
+) {
+  await database.db.transaction().execute(async (trx) => {
+    const blast = await lockBlast(database, trx, id, ownerId);
+    if (blast.status !== 'pending')
+      throw conflict('Hanya blast yang masih menunggu yang dapat dibatalkan atau ditolak');
+    const description =
+      outcome === 'rejected'
+        ? 'Refund penuh: blast ditolak admin'
+        : 'Refund penuh: blast dibatalkan';
+    await settleRefund(trx, blast, blast.points_used, description);
+    await trx
+      .updateTable('blasts')
+      .set({ status: outcome, refund_points: blast.points_used, processed_at: now() })
+      .where('id', '=', id)
+      .execute();
+    await recordAudit(trx, {
+      actorId,
+      action: `blast.${outcome}`,
+      targetType: 'blast',
+      targetId: id,
+    });
+  });
+  return getBlast(database, id, ownerId);
+}

@@ -1,0 +1,63 @@
+// The one way a points balance changes: the balance and its ledger entry move together, inside
+// the caller's transaction, and the balance can never go below zero.
+import crypto from 'node:crypto';
+import type { Transaction } from 'kysely';
+import type { Database, PointTransactionsTable } from '../../db/schema.ts';
+import { conflict, notFound } from '../../plugins/errors.ts';
+
+export interface LedgerEntry {
+  userId: string;
+  type: PointTransactionsTable['type'];
+  delta: number;
+  description: string;
+  pointRequestId?: string | null;
+  blastId?: string | null;
+}
+
+export const NOT_ENOUGH_POINTS = 'Poin tidak cukup';
+
+/** Applies one entry and answers the new balance. A zero delta writes nothing. */
+export async function applyPoints(
+  trx: Transaction<Database>,
+  entry: LedgerEntry,
+  notEnoughMessage = NOT_ENOUGH_POINTS,
+): Promise<number> {
+  if (!Number.isSafeInteger(entry.delta)) throw new Error('ledger delta must be an integer');
+  const createdAt = new Date().toISOString();
+  const updated = await trx
+    .updateTable('users')
+    .set((eb) => ({
+      points: eb('points', '+', entry.delta),
+      ledger_seq: eb('ledger_seq', '+', entry.delta === 0 ? 0 : 1),
+      updated_at: createdAt,
+    }))
+    .where('id', '=', entry.userId)
+    .where((eb) => eb(eb('points', '+', entry.delta), '>=', 0))
+    .returning(['points', 'ledger_seq'])
+    .executeTakeFirst();
+  if (!updated) {
+    const exists = await trx
+      .selectFrom('users')
+      .select('id')
+      .where('id', '=', entry.userId)
+      .executeTakeFirst();
+    throw exists ? conflict(notEnoughMessage) : notFound('Klien');
+  }
+  if (entry.delta === 0) return updated.points;
+  await trx
+    .insertInto('point_transactions')
+    .values({
+      id: crypto.randomUUID(),
+      user_id: entry.userId,
+      seq: updated.ledger_seq,
+      type: entry.type,
+      delta: entry.delta,
+      balance_after: updated.points,
+      description: entry.description,
+      point_request_id: entry.pointRequestId ?? null,
+      blast_id: entry.blastId ?? null,
+      created_at: createdAt,
+    })
+    .execute();
+  return updated.points;
+}

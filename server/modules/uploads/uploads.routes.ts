@@ -1,0 +1,127 @@
+// Image uploads (client blast image, admin QR), the QR as inline data, and serving stored files.
+import type { FastifyRequest } from 'fastify';
+import {
+  IMAGE_SIZE_MESSAGE,
+  ImageUploadSchema,
+  MAX_IMAGE_BYTES,
+  QrDataSchema,
+  QrUploadSchema,
+} from '../../../common/settings.ts';
+import { z } from '../../../common/zod.ts';
+import type { App, AppContext } from '../../app-context.ts';
+import { HttpError, notFound } from '../../plugins/errors.ts';
+import { currentUser } from '../../plugins/auth.ts';
+import { readSettings } from '../settings/settings.routes.ts';
+import { diskStore } from './file-store.ts';
+import { isUploadName, storeImage, toDataUrl, UPLOAD_PATH } from './uploads.service.ts';
+
+const tags = ['uploads'];
+
+async function readFile(request: FastifyRequest, field: string): Promise<Buffer> {
+  if (!request.isMultipart()) throw new HttpError(415, 'Upload harus berupa multipart/form-data');
+  const file = await request.file({
+    limits: { fileSize: MAX_IMAGE_BYTES, files: 1, fields: 5, parts: 6 },
+  });
+  if (!file) throw new HttpError(422, `File pada field "${field}" harus diisi`);
+  if (file.fieldname !== field) {
+    file.file.resume();
+    throw new HttpError(422, `File harus dikirim pada field "${field}"`);
+  }
+  const bytes = await file.toBuffer();
+  if (file.file.truncated) throw new HttpError(413, IMAGE_SIZE_MESSAGE);
+  return bytes;
+}
+
+export function uploadsRoutes(app: App, { database: { db }, uploadsDir }: AppContext) {
+  const store = diskStore(uploadsDir);
+
+  app.post(
+    '/api/upload/image',
+    {
+      config: { access: 'user' },
+      schema: { tags, consumes: ['multipart/form-data'], response: { 200: ImageUploadSchema } },
+    },
+    async (request) => {
+      const row = await storeImage(
+        db,
+        store,
+        await readFile(request, 'image'),
+        'image',
+        currentUser(request).id,
+      );
+      return { url: `${UPLOAD_PATH}${row.name}` };
+    },
+  );
+
+  app.post(
+    '/api/admin/upload-qr',
+    {
+      config: { access: 'admin' },
+      schema: { tags, consumes: ['multipart/form-data'], response: { 200: QrUploadSchema } },
+    },
+    async (request) => {
+      const bytes = await readFile(request, 'file');
+      const row = await storeImage(db, store, bytes, 'qr', currentUser(request).id);
+      const stored = await store.get(row.name);
+      return {
+        file_url: `${UPLOAD_PATH}${row.name}`,
+        data_url: toDataUrl(row.mime, stored ?? bytes),
+      };
+    },
+  );
+
+  // Clients use this as the QR fallback too, but only for the QR the settings currently name.
+  app.get(
+    '/api/admin/qr-data/:filename',
+    {
+      config: { access: 'user' },
+      schema: {
+        tags,
+        params: z.object({ filename: z.string().max(100) }),
+        response: { 200: QrDataSchema },
+      },
+    },
+    async (request) => {
+      const { filename } = request.params;
+      if (!isUploadName(filename)) throw notFound('File QR');
+      if (currentUser(request).role !== 'super_admin') {
+        const settings = await readSettings(db);
+        const current = [settings.qr_code_file, settings.barcode_url].some((url) =>
+          url?.endsWith(`/${filename}`),
+        );
+        if (!current) throw notFound('File QR');
+      }
+      const row = await db
+        .selectFrom('uploads')
+        .selectAll()
+        .where('name', '=', filename)
+        .executeTakeFirst();
+      const bytes = row && (await store.get(row.name));
+      if (!row || !bytes) throw notFound('File QR');
+      return { data_url: toDataUrl(row.mime, bytes) };
+    },
+  );
+
+  // Stored files are public (an <img> cannot send a token) and can never run as a page.
+  app.get(
+    '/uploads/:name',
+    { schema: { hide: true, params: z.object({ name: z.string().max(100) }) } },
+    async (request, reply) => {
+      const { name } = request.params;
+      const row = isUploadName(name)
+        ? await db
+            .selectFrom('uploads')
+            .select(['name', 'mime'])
+            .where('name', '=', name)
+            .executeTakeFirst()
+        : undefined;
+      const bytes = row && (await store.get(row.name));
+      if (!row || !bytes) throw notFound('File');
+      return reply
+        .header('Content-Type', row.mime)
+        .header('Content-Security-Policy', "default-src 'none'; sandbox")
+        .header('Cache-Control', 'public, max-age=31536000, immutable')
+        .send(bytes);
+    },
+  );
+}

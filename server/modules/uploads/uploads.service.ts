@@ -1,0 +1,80 @@
+// Uploads: recognised by their bytes, re-encoded within a pixel bound, stored under random names.
+import crypto from 'node:crypto';
+import { fileTypeFromBuffer } from 'file-type';
+import sharp from 'sharp';
+import { IMAGE_MIME_TYPES, IMAGE_TYPE_MESSAGE } from '../../../common/settings.ts';
+import { now, type Db } from '../../db/connection.ts';
+import type { UploadsTable } from '../../db/schema.ts';
+import { HttpError } from '../../plugins/errors.ts';
+import type { FileStore } from './file-store.ts';
+
+/** 40 megapixels: any real photo or QR code fits; a decompression bomb does not. */
+export const MAX_PIXELS = 40_000_000;
+export const UPLOAD_PATH = '/uploads/';
+const NAME_PATTERN = /^[0-9a-f-]{36}\.(png|jpg|gif)$/;
+const EXTENSIONS: Record<string, string> = {
+  'image/png': 'png',
+  'image/jpeg': 'jpg',
+  'image/gif': 'gif',
+};
+
+export const isUploadName = (name: string) => NAME_PATTERN.test(name);
+
+async function reencode(bytes: Buffer, mime: string): Promise<Buffer> {
+  const image = sharp(bytes, {
+    limitInputPixels: MAX_PIXELS,
+    failOn: 'truncated',
+    animated: mime === 'image/gif',
+  });
+  try {
+    const meta = await image.metadata();
+    if ((meta.width ?? 0) * (meta.pageHeight ?? meta.height ?? 0) > MAX_PIXELS)
+      throw new Error('too large');
+    if (mime === 'image/png') return await image.rotate().png().toBuffer();
+    if (mime === 'image/jpeg') return await image.rotate().jpeg({ quality: 88 }).toBuffer();
+    return await image.gif().toBuffer();
+  } catch (error) {
+    const message = String((error as Error).message ?? '');
+    if (/pixel|too large/i.test(message)) throw new HttpError(422, 'Dimensi gambar terlalu besar');
+    throw new HttpError(422, 'Gambar rusak atau tidak dapat dibaca');
+  }
+}
+
+/** Checks, re-encodes and stores an image; answers its stored row. */
+export async function storeImage(
+  db: Db,
+  store: FileStore,
+  bytes: Buffer,
+  kind: UploadsTable['kind'],
+  userId: string,
+): Promise<UploadsTable> {
+  const type = await fileTypeFromBuffer(bytes);
+  if (!type || !(IMAGE_MIME_TYPES as readonly string[]).includes(type.mime)) {
+    throw new HttpError(422, IMAGE_TYPE_MESSAGE);
+  }
+  const clean = await reencode(bytes, type.mime);
+  const row: UploadsTable = {
+    name: `${crypto.randomUUID()}.${EXTENSIONS[type.mime]}`,
+    kind,
+    mime: type.mime,
+    bytes: clean.length,
+    user_id: userId,
+    created_at: now(),
+  };
+  await store.put(row.name, clean);
+  await db.insertInto('uploads').values(row).execute();
+  return row;
+}
+
+/** The stored upload a URL of ours points at, if any. */
+export async function findUpload(db: Db, url: string, kind?: UploadsTable['kind']) {
+  if (!url.startsWith(UPLOAD_PATH)) return undefined;
+  const name = url.slice(UPLOAD_PATH.length);
+  if (!isUploadName(name)) return undefined;
+  let query = db.selectFrom('uploads').selectAll().where('name', '=', name);
+  if (kind) query = query.where('kind', '=', kind);
+  return query.executeTakeFirst();
+}
+
+export const toDataUrl = (mime: string, bytes: Buffer) =>
+  `data:${mime};base64,${bytes.toString('base64')}`;

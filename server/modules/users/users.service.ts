@@ -1,0 +1,244 @@
+// Accounts: presenting users, the first administrator, and the admin's client management.
+import crypto from 'node:crypto';
+import type { User } from '../../../common/auth.ts';
+import type { PageQuery } from '../../../common/pagination.ts';
+import type { ChangePassword, CreateUser, UpdateUser, UserPage } from '../../../common/users.ts';
+import { forUpdate, now, type DbHandle } from '../../db/connection.ts';
+import type { UsersTable } from '../../db/schema.ts';
+import { hashPassword } from '../../plugins/auth.ts';
+import { conflict, notFound } from '../../plugins/errors.ts';
+import { recordAudit } from '../audit/audit.service.ts';
+import { applyPoints } from '../points/ledger.ts';
+
+export const EMAIL_TAKEN = 'Email sudah terdaftar';
+
+export function toUser(row: UsersTable): User {
+  return {
+    id: row.id,
+    username: row.username,
+    email: row.email,
+    role: row.role,
+    points: row.points,
+    is_active: Boolean(row.is_active),
+    created_at: row.created_at,
+  };
+}
+
+const normalEmail = (email: string) => email.trim().toLowerCase();
+
+async function emailTaken({ db }: DbHandle, email: string, exceptId?: string) {
+  let query = db.selectFrom('users').select('id').where('email', '=', normalEmail(email));
+  if (exceptId) query = query.where('id', '!=', exceptId);
+  return (await query.executeTakeFirst()) !== undefined;
+}
+
+/** Creates the first super administrator when there is none; answers a generated password. */
+export async function ensureAdmin(
+  { db }: DbHandle,
+  email: string | null,
+  password: string | null,
+): Promise<{ email: string; generatedPassword: string | null } | null> {
+  const existing = await db
+    .selectFrom('users')
+    .select('id')
+    .where('role', '=', 'super_admin')
+    .executeTakeFirst();
+  if (existing) return null;
+  const adminEmail = normalEmail(email ?? 'admin@sebar.local');
+  const generated = password ? null : crypto.randomBytes(12).toString('base64url');
+  const timestamp = now();
+  await db
+    .insertInto('users')
+    .values({
+      id: crypto.randomUUID(),
+      username: 'admin',
+      email: adminEmail,
+      password_hash: await hashPassword(password ?? generated ?? ''),
+      role: 'super_admin',
+      points: 0,
+      ledger_seq: 0,
+      is_active: 1,
+      token_version: 0,
+      created_at: timestamp,
+      updated_at: timestamp,
+    })
+    .onConflict((oc) => oc.column('email').doNothing())
+    .execute();
+  return { email: adminEmail, generatedPassword: generated };
+}
+
+export async function listClients(
+  { db }: DbHandle,
+  { page, page_size }: PageQuery,
+): Promise<UserPage> {
+  const clients = db.selectFrom('users').where('role', '=', 'client');
+  const [rows, stats] = await Promise.all([
+    clients
+      .selectAll()
+      .orderBy('created_at', 'desc')
+      .orderBy('id', 'desc')
+      .limit(page_size)
+      .offset((page - 1) * page_size)
+      .execute(),
+    clients
+      .select((eb) => [
+        eb.fn.countAll<number>().as('total'),
+        eb.fn.sum<number>('is_active').as('active'),
+        eb.fn.sum<number>('points').as('points'),
+      ])
+      .executeTakeFirstOrThrow(),
+  ]);
+  const total = Number(stats.total);
+  const totalPoints = Number(stats.points ?? 0);
+  return {
+    items: rows.map(toUser),
+    total,
+    page,
+    page_size,
+    summary: {
+      total_clients: total,
+      active_clients: Number(stats.active ?? 0),
+      total_points: totalPoints,
+      average_points: total ? Math.round(totalPoints / total) : 0,
+    },
+  };
+}
+
+export async function createClient(database: DbHandle, actorId: string, input: CreateUser) {
+  if (await emailTaken(database, input.email)) throw conflict(EMAIL_TAKEN);
+  const timestamp = now();
+  const row: UsersTable = {
+    id: crypto.randomUUID(),
+    username: input.username,
+    email: normalEmail(input.email),
+    password_hash: await hashPassword(input.password),
+    role: 'client',
+    points: 0,
+    ledger_seq: 0,
+    is_active: 1,
+    token_version: 0,
+    created_at: timestamp,
+    updated_at: timestamp,
+  };
+  await database.db.transaction().execute(async (trx) => {
+    const inserted = await trx
+      .insertInto('users')
+      .values(row)
+      .onConflict((oc) => oc.column('email').doNothing())
+      .executeTakeFirst();
+    if (!inserted.numInsertedOrUpdatedRows) throw conflict(EMAIL_TAKEN);
+    await recordAudit(trx, {
+      actorId,
+      action: 'user.create',
+      targetType: 'user',
+      targetId: row.id,
+      after: toUser(row),
+    });
+  });
+  return toUser(row);
+}
+
+async function clientForUpdate(
+  database: DbHandle,
+  trx: Parameters<typeof applyPoints>[0],
+  id: string,
+) {
+  const row = await forUpdate(
+    database.engine,
+    trx.selectFrom('users').selectAll().where('id', '=', id).where('role', '=', 'client'),
+  ).executeTakeFirst();
+  if (!row) throw notFound('Klien');
+  return row;
+}
+
+/** Edits a client; a changed balance is an `adjustment` entry of the difference. */
+export async function updateClient(
+  database: DbHandle,
+  actorId: string,
+  id: string,
+  input: UpdateUser,
+) {
+  if (await emailTaken(database, input.email, id)) throw conflict(EMAIL_TAKEN);
+  return database.db.transaction().execute(async (trx) => {
+    const before = await clientForUpdate(database, trx, id);
+    const delta = input.points - before.points;
+    await applyPoints(trx, {
+      userId: id,
+      type: 'adjustment',
+      delta,
+      description: `Penyesuaian saldo oleh admin (${before.points} → ${input.points})`,
+    });
+    const deactivated = before.is_active && !input.is_active;
+    const after = await trx
+      .updateTable('users')
+      .set({
+        username: input.username,
+        email: normalEmail(input.email),
+        is_active: input.is_active ? 1 : 0,
+        token_version: deactivated ? before.token_version + 1 : before.token_version,
+        updated_at: now(),
+      })
+      .where('id', '=', id)
+      .returningAll()
+      .executeTakeFirstOrThrow();
+    await recordAudit(trx, {
+      actorId,
+      action: 'user.update',
+      targetType: 'user',
+      targetId: id,
+      before: toUser(before),
+      after: toUser(after),
+    });
+    return toUser(after);
+  });
+}
+
+/** Sets a new password; every token issued before stops working. */
+export async function changeClientPassword(
+  database: DbHandle,
+  actorId: string,
+  id: string,
+  input: ChangePassword,
+) {
+  const passwordHash = await hashPassword(input.new_password);
+  await database.db.transaction().execute(async (trx) => {
+    const before = await clientForUpdate(database, trx, id);
+    await trx
+      .updateTable('users')
+      .set({
+        password_hash: passwordHash,
+        token_version: before.token_version + 1,
+        updated_at: now(),
+      })
+      .where('id', '=', id)
+      .execute();
+    await recordAudit(trx, { actorId, action: 'user.password', targetType: 'user', targetId: id });
+  });
+}
+
+/** Deletes a client with its blasts, requests and ledger; the audit record keeps the forfeited balance. */
+export async function deleteClient(database: DbHandle, actorId: string, id: string) {
+  return database.db.transaction().execute(async (trx) => {
+    const before = await clientForUpdate(database, trx, id);
+    // Explicit order (children first) so neither engine depends on cascade settings.
+    const blastIds = trx.selectFrom('blasts').select('id').where('user_id', '=', id);
+    await trx.deleteFrom('blast_numbers').where('blast_id', 'in', blastIds).execute();
+    for (const table of [
+      'point_transactions',
+      'blasts',
+      'point_requests',
+      'idempotency_keys',
+    ] as const) {
+      await trx.deleteFrom(table).where('user_id', '=', id).execute();
+    }
+    await trx.deleteFrom('users').where('id', '=', id).execute();
+    await recordAudit(trx, {
+      actorId,
+      action: 'user.delete',
+      targetType: 'user',
+      targetId: id,
+      before: { ...toUser(before), points_forfeited: before.points },
+    });
+    return toUser(before);
+  });
+}

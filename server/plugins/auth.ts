@@ -1,0 +1,170 @@
+// Who may call what: every /api route declares its access, tokens are checked against the
+// user's current state, and sign-in is rate limited before any password hash is computed.
+import crypto from 'node:crypto';
+import { hash, verify } from '@node-rs/argon2';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { SignJWT, jwtVerify } from 'jose';
+import type { Db } from '../db/connection.ts';
+import type { UsersTable } from '../db/schema.ts';
+import { HttpError } from './errors.ts';
+
+/** public: anyone; user: any signed-in user; admin: super_admin; client: a client. */
+export type Access = 'public' | 'user' | 'admin' | 'client';
+export type AuthUser = UsersTable;
+
+declare module 'fastify' {
+  interface FastifyContextConfig {
+    access?: Access;
+  }
+  interface FastifyRequest {
+    user: AuthUser | null;
+  }
+}
+
+// algorithm 2 is Argon2id (a const enum the package does not export as a value).
+const ARGON2 = { algorithm: 2, memoryCost: 19456, timeCost: 2, parallelism: 1 };
+export const hashPassword = (password: string) => hash(password, ARGON2);
+export const verifyPassword = (stored: string, password: string) =>
+  verify(stored, password).catch(() => false);
+
+/** Admin-path routes that clients also call (SPEC: the QR fallback is used by the client too). */
+const SHARED_ADMIN_ROUTES = new Set(['/api/admin/qr-data/:filename']);
+
+export const SESSION_INVALID = 'Sesi tidak valid atau telah berakhir. Silakan masuk kembali.';
+export const FORBIDDEN = 'Anda tidak memiliki akses ke halaman ini';
+
+/** The signing key: configured, or made once and kept in the database so restarts keep sessions. */
+export async function loadJwtKey(db: Db, configured: string | null): Promise<Uint8Array> {
+  if (configured) return new TextEncoder().encode(configured);
+  await db
+    .insertInto('app_secrets')
+    .values({ name: 'jwt', value: crypto.randomBytes(32).toString('base64') })
+    .onConflict((oc) => oc.column('name').doNothing())
+    .execute();
+  const row = await db
+    .selectFrom('app_secrets')
+    .select('value')
+    .where('name', '=', 'jwt')
+    .executeTakeFirstOrThrow();
+  return Buffer.from(row.value, 'base64');
+}
+
+export interface Tokens {
+  sign(user: Pick<AuthUser, 'id' | 'token_version'>): Promise<string>;
+  /** The user the token belongs to, if it is still valid for them. */
+  check(token: string): Promise<AuthUser | null>;
+}
+
+export function createTokens(db: Db, key: Uint8Array, ttlSeconds: number): Tokens {
+  return {
+    sign: (user) =>
+      new SignJWT({ ver: user.token_version })
+        .setProtectedHeader({ alg: 'HS256' })
+        .setSubject(user.id)
+        .setIssuedAt()
+        .setExpirationTime(Math.floor(Date.now() / 1000) + ttlSeconds)
+        .sign(key),
+    async check(token) {
+      let payload;
+      try {
+        ({ payload } = await jwtVerify(token, key, { algorithms: ['HS256'] }));
+      } catch {
+        return null;
+      }
+      if (typeof payload.sub !== 'string' || typeof payload.ver !== 'number') return null;
+      const user = await db
+        .selectFrom('users')
+        .selectAll()
+        .where('id', '=', payload.sub)
+        .executeTakeFirst();
+      if (!user || !user.is_active || user.token_version !== payload.ver) return null;
+      return user;
+    },
+  };
+}
+
+export function registerAuth(app: FastifyInstance, tokens: Tokens): void {
+  app.decorateRequest('user', null);
+
+  // A route under /api without a declared access, or one whose prefix promises another role,
+  // stops the server from starting.
+  app.addHook('onRoute', (route) => {
+    if (!route.url.startsWith('/api')) return;
+    const access = route.config?.access;
+    if (!access) throw new Error(`route ${route.method} ${route.url} declares no access`);
+    if (
+      route.url.startsWith('/api/admin') &&
+      access !== 'admin' &&
+      !SHARED_ADMIN_ROUTES.has(route.url)
+    ) {
+      throw new Error(`route ${route.url} must be admin-only`);
+    }
+    if (route.url.startsWith('/api/client') && access !== 'client') {
+      throw new Error(`route ${route.url} must be client-only`);
+    }
+  });
+
+  app.addHook('onRequest', async (request) => {
+    const access = request.routeOptions.config?.access;
+    if (!access || access === 'public') return;
+    const user = await userFromRequest(request, tokens);
+    if (!user) throw new HttpError(401, SESSION_INVALID);
+    if (access === 'admin' && user.role !== 'super_admin') throw new HttpError(403, FORBIDDEN);
+    if (access === 'client' && user.role !== 'client') throw new HttpError(403, FORBIDDEN);
+    request.user = user;
+  });
+}
+
+async function userFromRequest(request: FastifyRequest, tokens: Tokens) {
+  const header = request.headers.authorization;
+  const match = header?.match(/^Bearer ([A-Za-z0-9._-]{10,2048})$/);
+  return match?.[1] ? tokens.check(match[1]) : null;
+}
+
+/** The signed-in user of a guarded route. */
+export function currentUser(request: FastifyRequest): AuthUser {
+  if (!request.user) throw new HttpError(401, SESSION_INVALID);
+  return request.user;
+}
+
+/** Failed sign-ins per IP and per account in a fixed window, checked before any hashing. */
+export class LoginLimiter {
+  readonly #hits = new Map<string, { count: number; resetAt: number }>();
+  constructor(
+    private readonly options: { windowMs: number; maxPerIp: number; maxPerAccount: number },
+  ) {}
+
+  #count(key: string, now: number): number {
+    const hit = this.#hits.get(key);
+    return hit && hit.resetAt > now ? hit.count : 0;
+  }
+
+  /** Milliseconds to wait, or 0 when an attempt may go ahead. */
+  blockedFor(ip: string, account: string, now = Date.now()): number {
+    const blocked = [
+      [`ip:${ip}`, this.options.maxPerIp],
+      [`acct:${account}`, this.options.maxPerAccount],
+    ] as const;
+    for (const [key, max] of blocked) {
+      if (this.#count(key, now) >= max) return (this.#hits.get(key)?.resetAt ?? now) - now;
+    }
+    return 0;
+  }
+
+  fail(ip: string, account: string, now = Date.now()): void {
+    if (this.#hits.size > 100_000) this.#sweep(now);
+    for (const key of [`ip:${ip}`, `acct:${account}`]) {
+      const hit = this.#hits.get(key);
+      if (hit && hit.resetAt > now) hit.count += 1;
+      else this.#hits.set(key, { count: 1, resetAt: now + this.options.windowMs });
+    }
+  }
+
+  succeed(account: string): void {
+    this.#hits.delete(`acct:${account}`);
+  }
+
+  #sweep(now: number) {
+    for (const [key, hit] of this.#hits) if (hit.resetAt <= now) this.#hits.delete(key);
+  }
+}

@@ -1,0 +1,56 @@
+// One error shape, {detail, errors?}, with an Indonesian message; nothing internal leaks out.
+import type { FastifyError, FastifyInstance } from 'fastify';
+import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
+
+export class HttpError extends Error {
+  constructor(
+    readonly statusCode: number,
+    readonly detail: string,
+  ) {
+    super(detail);
+  }
+}
+
+export const notFound = (what = 'Data') => new HttpError(404, `${what} tidak ditemukan`);
+export const conflict = (detail: string) => new HttpError(409, detail);
+export const badRequest = (detail: string) => new HttpError(400, detail);
+
+const FRAMEWORK_MESSAGES: Record<string, [number, string]> = {
+  FST_ERR_CTP_INVALID_JSON_BODY: [400, 'Format JSON tidak valid'],
+  FST_ERR_CTP_EMPTY_JSON_BODY: [400, 'Body JSON tidak boleh kosong'],
+  FST_ERR_CTP_BODY_TOO_LARGE: [413, 'Ukuran data terlalu besar'],
+  FST_ERR_CTP_INVALID_MEDIA_TYPE: [415, 'Jenis konten tidak didukung'],
+  FST_ERR_CTP_INVALID_CONTENT_LENGTH: [400, 'Panjang konten tidak valid'],
+  FST_REQ_FILE_TOO_LARGE: [413, 'Ukuran file maksimal 5MB'],
+  FST_PARTS_LIMIT: [413, 'Terlalu banyak bagian dalam upload'],
+  FST_FILES_LIMIT: [413, 'Hanya satu file yang boleh diupload'],
+  FST_FIELDS_LIMIT: [413, 'Terlalu banyak field dalam upload'],
+  FST_INVALID_MULTIPART_CONTENT_TYPE: [415, 'Upload harus berupa multipart/form-data'],
+  FST_ERR_VALIDATION: [422, 'Data tidak valid'],
+};
+
+export function registerErrorHandling(app: FastifyInstance): void {
+  app.setErrorHandler((error: FastifyError, request, reply) => {
+    if (error instanceof HttpError) {
+      return reply.status(error.statusCode).send({ detail: error.detail });
+    }
+    if (hasZodFastifySchemaValidationErrors(error)) {
+      const errors = error.validation.map((issue) => ({
+        field: issue.instancePath.replace(/^\//, '').replaceAll('/', '.'),
+        message: issue.message ?? 'Tidak valid',
+      }));
+      const first = errors[0];
+      return reply.status(422).send({ detail: first ? first.message : 'Data tidak valid', errors });
+    }
+    const known = error.code ? FRAMEWORK_MESSAGES[error.code] : undefined;
+    if (known) return reply.status(known[0]).send({ detail: known[1] });
+    if (error.statusCode === 429) {
+      return reply.status(429).send({ detail: 'Terlalu banyak permintaan. Coba lagi nanti.' });
+    }
+    if (error.statusCode && error.statusCode >= 400 && error.statusCode < 500) {
+      return reply.status(error.statusCode).send({ detail: 'Permintaan tidak valid' });
+    }
+    request.log.error({ err: error }, 'unhandled error');
+    return reply.status(500).send({ detail: 'Terjadi kesalahan pada server' });
+  });
+}

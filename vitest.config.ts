@@ -1,0 +1,44 @@
+// One test command: API tests on SQLite and on PostgreSQL, pure tests once, browser tests in Chromium.
+import { defineConfig } from 'vitest/config';
+
+const serverTests = ['server/**/*.test.ts'];
+
+export default defineConfig({
+  test: {
+    projects: [
+      {
+        test: {
+          name: 'common',
+          include: ['common/**/*.test.ts'],
+        },
+      },
+      {
+        test: {
+          name: 'sqlite',
+          include: serverTests,
+          env: { TEST_DB: 'sqlite' },
+          testTimeout: 30_000,
+          hookTimeout: 60_000,
+        },
+      },
+      {
+        test: {
+          name: 'postgres',
+          include: serverTests,
+          env: { TEST_DB: 'postgres' },
+          testTimeout: 30_000,
+          hookTimeout: 60_000,
+        },
+      },
+      {
+        test: {
+          name: 'e2e',
+          include: ['e2e/**/*.test.ts'],
+          testTimeout: 60_000,
+          hookTimeout: 120_000,
+          fileParallelism: false,
+        },
+      },
+    ],
+  },
+});
