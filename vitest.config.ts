@@ -5,6 +5,7 @@ const serverTests = ['server/**/*.test.ts'];
 
 export default defineConfig({
   test: {
+    reporters: ['default', './test-summary-reporter.ts'],
     projects: [
       {
         test: {

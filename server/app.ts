@@ -20,6 +20,7 @@ import { checkDurability } from './db/durability.ts';
 import { migrate } from './db/migrate.ts';
 import { authRoutes } from './modules/auth/auth.routes.ts';
 import { blastsRoutes } from './modules/blasts/blasts.routes.ts';
+import { purgeIdempotencyKeys } from './modules/blasts/blasts.service.ts';
 import { contactsRoutes } from './modules/contacts/contacts.routes.ts';
 import { dashboardRoutes } from './modules/dashboard/dashboard.routes.ts';
 import { healthRoutes } from './modules/health/health.routes.ts';
@@ -135,7 +136,20 @@ export async function buildApp(
   for (const register of MODULES) register(app, context);
   await serveClient(app, config.clientDir);
 
-  app.addHook('onClose', () => database.close());
+  await purgeIdempotencyKeys(database);
+  const purge = setInterval(
+    () => {
+      purgeIdempotencyKeys(database).catch((error) =>
+        app.log.error({ err: error }, 'purge failed'),
+      );
+    },
+    60 * 60 * 1000,
+  );
+  purge.unref();
+  app.addHook('onClose', async () => {
+    clearInterval(purge);
+    await database.close();
+  });
   return { app, context };
 }
 

@@ -12,6 +12,7 @@ import {
   SqliteDriver,
   type DatabaseConnection,
   type SelectQueryBuilder,
+  type Transaction,
 } from 'kysely';
 import type { Config } from '../config.ts';
 import type { Database } from './schema.ts';
@@ -88,6 +89,25 @@ export function forUpdate<DB, TB extends keyof DB, O>(
   query: SelectQueryBuilder<DB, TB, O>,
 ): SelectQueryBuilder<DB, TB, O> {
   return engine === 'postgres' ? query.forUpdate() : query;
+}
+
+/** Deadlock, serialization failure or a busy SQLite file: the whole transaction may be retried. */
+const RETRYABLE = new Set(['40P01', '40001', 'SQLITE_BUSY', 'SQLITE_BUSY_SNAPSHOT']);
+
+/** Runs `work` in one transaction, retrying it when the engine asks for a retry. */
+export async function transact<T>(
+  database: DbHandle,
+  work: (trx: Transaction<Database>) => Promise<T>,
+): Promise<T> {
+  for (let attempt = 1; ; attempt += 1) {
+    try {
+      return await database.db.transaction().execute(work);
+    } catch (error) {
+      const code = (error as { code?: string }).code;
+      if (attempt >= 5 || !code || !RETRYABLE.has(code)) throw error;
+      await new Promise((resolve) => setTimeout(resolve, Math.random() * 20 * attempt));
+    }
+  }
 }
 
 export const bool = (value: number | boolean) => (value ? 1 : 0);

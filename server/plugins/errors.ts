@@ -29,6 +29,15 @@ const FRAMEWORK_MESSAGES: Record<string, [number, string]> = {
   FST_ERR_VALIDATION: [422, 'Data tidak valid'],
 };
 
+/** Unique and check violations on SQLite and PostgreSQL. */
+const CONSTRAINT_CODES = new Set([
+  'SQLITE_CONSTRAINT_UNIQUE',
+  'SQLITE_CONSTRAINT_PRIMARYKEY',
+  'SQLITE_CONSTRAINT_CHECK',
+  '23505',
+  '23514',
+]);
+
 export function registerErrorHandling(app: FastifyInstance): void {
   app.setErrorHandler((error: FastifyError, request, reply) => {
     if (error instanceof HttpError) {
@@ -41,6 +50,12 @@ export function registerErrorHandling(app: FastifyInstance): void {
       }));
       const first = errors[0];
       return reply.status(422).send({ detail: first ? first.message : 'Data tidak valid', errors });
+    }
+    // A race that a constraint caught (e.g. the same email created twice at once): nothing changed.
+    if (error.code && CONSTRAINT_CODES.has(error.code)) {
+      return reply
+        .status(409)
+        .send({ detail: 'Data bertabrakan dengan data lain. Muat ulang dan coba lagi.' });
     }
     const known = error.code ? FRAMEWORK_MESSAGES[error.code] : undefined;
     if (known) return reply.status(known[0]).send({ detail: known[1] });

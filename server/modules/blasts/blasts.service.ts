@@ -14,7 +14,7 @@ import {
 } from '../../../common/blasts.ts';
 import type { PageQuery } from '../../../common/pagination.ts';
 import { analyzeNumbers } from '../../../common/phone.ts';
-import { forUpdate, now, type DbHandle } from '../../db/connection.ts';
+import { forUpdate, now, type DbHandle, transact } from '../../db/connection.ts';
 import type { BlastsTable, Database } from '../../db/schema.ts';
 import { conflict, HttpError, notFound } from '../../plugins/errors.ts';
 import { recordAudit } from '../audit/audit.service.ts';
@@ -175,7 +175,7 @@ export async function createBlast(
     .digest('hex');
   const count = analysis.unique.length;
 
-  return db.transaction().execute(async (trx) => {
+  return transact(database, async (trx) => {
     if (idempotencyKey) {
       // Claims the key first; a concurrent holder makes this wait, then see its stored answer.
       const claimed = await trx
@@ -295,7 +295,7 @@ export async function submitResult(
   id: string,
   input: BlastResultInput,
 ) {
-  await database.db.transaction().execute(async (trx) => {
+  await transact(database, async (trx) => {
     const blast = await lockBlast(database, trx, id);
     const closed = CLOSED_MESSAGE[blast.status];
     if (closed) throw conflict(closed);
@@ -353,7 +353,7 @@ export async function saveNumberStatuses(
 ) {
   const entries = Object.entries(changes).map(([idx, status]) => [Number(idx), status] as const);
   if (entries.length === 0) throw new HttpError(422, 'Tidak ada perubahan status untuk disimpan');
-  await database.db.transaction().execute(async (trx) => {
+  await transact(database, async (trx) => {
     const blast = await lockBlast(database, trx, id);
     const closed = CLOSED_MESSAGE[blast.status];
     if (closed) throw conflict(closed);
@@ -401,7 +401,7 @@ export async function closeBlast(
   outcome: 'rejected' | 'cancelled',
   ownerId?: string,
 ) {
-  await database.db.transaction().execute(async (trx) => {
+  await transact(database, async (trx) => {
     const blast = await lockBlast(database, trx, id, ownerId);
     if (blast.status !== 'pending')
       throw conflict('Hanya blast yang masih menunggu yang dapat dibatalkan atau ditolak');
@@ -423,4 +423,12 @@ export async function closeBlast(
     });
   });
   return getBlast(database, id, ownerId);
+}
+
+/** Idempotency keys are kept 48 hours (DESIGN asks for at least 24). */
+export const IDEMPOTENCY_TTL_MS = 48 * 60 * 60 * 1000;
+
+export async function purgeIdempotencyKeys({ db }: DbHandle, at = new Date()): Promise<void> {
+  const cutoff = new Date(at.getTime() - IDEMPOTENCY_TTL_MS).toISOString();
+  await db.deleteFrom('idempotency_keys').where('created_at', '<', cutoff).execute();
 }

@@ -10,7 +10,7 @@ import type {
   Transaction,
   TransactionPage,
 } from '../../../common/points.ts';
-import { now, type DbHandle } from '../../db/connection.ts';
+import { now, type DbHandle, transact } from '../../db/connection.ts';
 import type { PointTransactionsTable } from '../../db/schema.ts';
 import { conflict, HttpError, notFound } from '../../plugins/errors.ts';
 import { recordAudit } from '../audit/audit.service.ts';
@@ -123,7 +123,7 @@ export async function decidePointRequest(
   id: string,
   decision: 'approved' | 'rejected',
 ): Promise<PointRequest> {
-  await database.db.transaction().execute(async (trx) => {
+  await transact(database, async (trx) => {
     const decided = await trx
       .updateTable('point_requests')
       .set({ status: decision, processed_at: now(), processed_by: actorId })

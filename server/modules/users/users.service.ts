@@ -3,7 +3,7 @@ import crypto from 'node:crypto';
 import type { User } from '../../../common/auth.ts';
 import type { PageQuery } from '../../../common/pagination.ts';
 import type { ChangePassword, CreateUser, UpdateUser, UserPage } from '../../../common/users.ts';
-import { forUpdate, now, type DbHandle } from '../../db/connection.ts';
+import { forUpdate, now, type DbHandle, transact } from '../../db/connection.ts';
 import type { UsersTable } from '../../db/schema.ts';
 import { hashPassword } from '../../plugins/auth.ts';
 import { conflict, notFound } from '../../plugins/errors.ts';
@@ -120,7 +120,7 @@ export async function createClient(database: DbHandle, actorId: string, input: C
     created_at: timestamp,
     updated_at: timestamp,
   };
-  await database.db.transaction().execute(async (trx) => {
+  await transact(database, async (trx) => {
     const inserted = await trx
       .insertInto('users')
       .values(row)
@@ -159,7 +159,7 @@ export async function updateClient(
   input: UpdateUser,
 ) {
   if (await emailTaken(database, input.email, id)) throw conflict(EMAIL_TAKEN);
-  return database.db.transaction().execute(async (trx) => {
+  return transact(database, async (trx) => {
     const before = await clientForUpdate(database, trx, id);
     const delta = input.points - before.points;
     await applyPoints(trx, {
@@ -201,7 +201,7 @@ export async function changeClientPassword(
   input: ChangePassword,
 ) {
   const passwordHash = await hashPassword(input.new_password);
-  await database.db.transaction().execute(async (trx) => {
+  await transact(database, async (trx) => {
     const before = await clientForUpdate(database, trx, id);
     await trx
       .updateTable('users')
@@ -218,7 +218,7 @@ export async function changeClientPassword(
 
 /** Deletes a client with its blasts, requests and ledger; the audit record keeps the forfeited balance. */
 export async function deleteClient(database: DbHandle, actorId: string, id: string) {
-  return database.db.transaction().execute(async (trx) => {
+  return transact(database, async (trx) => {
     const before = await clientForUpdate(database, trx, id);
     // Explicit order (children first) so neither engine depends on cascade settings.
     const blastIds = trx.selectFrom('blasts').select('id').where('user_id', '=', id);
