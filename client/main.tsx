@@ -1,4 +1,11 @@
-// Browser entry (placeholder until the shells land).
+// Browser entry: styles and the application root.
+import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
+import { App } from './app/app.tsx';
+import './styles.css';
 
-createRoot(document.getElementById('root')!).render(<p>Sebar</p>);
+createRoot(document.getElementById('root')!).render(
+  <StrictMode>
+    <App />
+  </StrictMode>,
+);

@@ -1,0 +1,6 @@
+// Placeholder for the Dashboard screen; replaced by the screen's owner.
+import { PageHeader } from '../../../components/ui/page-header.tsx';
+
+export default function AdminDashboardPage() {
+  return <PageHeader title="Dashboard" />;
+}

@@ -1,0 +1,111 @@
+// The client shell (any role but super_admin): balance, theme toggle and the seven client routes.
+import { Coins, LogOut, Moon, Sun } from 'lucide-react';
+import { useEffect, type ComponentType } from 'react';
+import { Route, Routes, useLocation } from 'react-router';
+import { Button } from '../../components/ui/button.tsx';
+import { useMe } from '../../features/auth/api.ts';
+import { formatNumber } from '../../lib/format.ts';
+import { useSession } from '../../lib/session.ts';
+import { applyTheme, useTheme } from '../../lib/theme.ts';
+import { CLIENT_ROUTES, titleFor, type ClientPath } from '../routes.ts';
+import { Avatar, Brand, ShellLayout } from '../shell/shell-layout.tsx';
+import { useSignOut } from '../shell/use-sign-out.ts';
+import BlastFormPage from './pages/blast-form.tsx';
+import ClientBlastResultsPage from './pages/blast-results.tsx';
+import ClientContactsPage from './pages/contacts.tsx';
+import ClientDashboardPage from './pages/dashboard.tsx';
+import PointHistoryPage from './pages/point-history.tsx';
+import TopupHistoryPage from './pages/topup-history.tsx';
+import TopupPage from './pages/topup.tsx';
+
+const PAGES: Record<ClientPath, ComponentType> = {
+  '/': ClientDashboardPage,
+  '/blast-form': BlastFormPage,
+  '/contacts': ClientContactsPage,
+  '/topup': TopupPage,
+  '/blast-results': ClientBlastResultsPage,
+  '/topup-history': TopupHistoryPage,
+  '/point-history': PointHistoryPage,
+};
+
+export default function ClientShell() {
+  const session = useSession();
+  const me = useMe();
+  const signOut = useSignOut();
+  const location = useLocation();
+  const { theme, toggleTheme } = useTheme();
+  const user = me.data ?? session?.user;
+  const username = user?.username ?? '';
+  const points = formatNumber(user?.points ?? 0);
+
+  // The theme belongs to the client area: applied here, taken off when the shell goes away.
+  useEffect(() => {
+    applyTheme(theme);
+  }, [theme]);
+  useEffect(() => () => applyTheme('light'), []);
+
+  return (
+    <ShellLayout
+      navLabel="Menu klien"
+      routes={CLIENT_ROUTES}
+      title={titleFor(CLIENT_ROUTES, location.pathname)}
+      sidebarTop={
+        <>
+          <Brand subtitle="WhatsApp Blast" />
+          <div className="rounded-xl bg-primary p-4 text-primary-foreground shadow-sm">
+            <p className="flex items-center gap-2 text-xs font-medium opacity-90">
+              <Coins aria-hidden className="size-4" />
+              Poin Tersedia
+            </p>
+            <p className="mt-1 text-2xl font-bold" data-balance="">
+              {points}
+            </p>
+          </div>
+        </>
+      }
+      sidebarBottom={
+        <div className="grid gap-3 border-t pt-4">
+          <div className="flex items-center gap-3 px-1">
+            <Avatar name={username} />
+            <div className="min-w-0">
+              <p className="truncate text-sm font-semibold">{username}</p>
+              <p className="text-xs text-muted-foreground">Client</p>
+            </div>
+          </div>
+          <Button variant="outline" className="w-full justify-start" onClick={signOut}>
+            <LogOut aria-hidden />
+            Keluar
+          </Button>
+        </div>
+      }
+      headerEnd={
+        <>
+          <Button
+            variant="ghost"
+            size="icon"
+            onClick={toggleTheme}
+            aria-label={theme === 'dark' ? 'Aktifkan mode terang' : 'Aktifkan mode gelap'}
+          >
+            {theme === 'dark' ? <Sun aria-hidden /> : <Moon aria-hidden />}
+          </Button>
+          <div className="hidden text-right sm:block">
+            <p className="text-sm font-semibold leading-tight">{username}</p>
+            <p className="text-xs text-muted-foreground">{points} poin tersedia</p>
+          </div>
+          <span className="rounded-full bg-primary-soft px-2.5 py-1 text-xs font-semibold text-primary sm:hidden">
+            {points} poin
+          </span>
+          <Avatar name={username} />
+        </>
+      }
+    >
+      <Routes>
+        {CLIENT_ROUTES.map(({ path }) => {
+          const Page = PAGES[path];
+          return <Route key={path} path={path} element={<Page />} />;
+        })}
+        <Route path="*" element={<ClientDashboardPage />} />
+      </Routes>
+    </ShellLayout>
+  );
+}

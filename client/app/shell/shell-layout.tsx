@@ -1,0 +1,151 @@
+// The frame both shells share: a sidebar (a drawer on phones), a header and the page area.
+import * as DialogPrimitive from '@radix-ui/react-dialog';
+import { Menu, X } from 'lucide-react';
+import { useState, type ReactNode } from 'react';
+import { NavLink, useLocation } from 'react-router';
+import { Button } from '../../components/ui/button.tsx';
+import { cn } from '../../lib/cn.ts';
+import type { RouteEntry } from '../routes.ts';
+
+export interface ShellLayoutProps {
+  /** Accessible name of the sidebar navigation. */
+  navLabel: string;
+  routes: readonly RouteEntry[];
+  /** Shown at the top of the sidebar (brand, balance ...). */
+  sidebarTop: ReactNode;
+  /** Shown at the bottom of the sidebar (user and Keluar). */
+  sidebarBottom: ReactNode;
+  title: string;
+  /** The header's right side. */
+  headerEnd: ReactNode;
+  children: ReactNode;
+}
+
+export function ShellLayout({
+  navLabel,
+  routes,
+  sidebarTop,
+  sidebarBottom,
+  title,
+  headerEnd,
+  children,
+}: ShellLayoutProps) {
+  const [menuOpen, setMenuOpen] = useState(false);
+  const location = useLocation();
+  // A route change closes the phone menu (compared during render, no effect needed).
+  const [lastPath, setLastPath] = useState(location.pathname);
+  if (lastPath !== location.pathname) {
+    setLastPath(location.pathname);
+    setMenuOpen(false);
+  }
+
+  const sidebar = (
+    <div className="flex h-full flex-col gap-4 p-4">
+      {sidebarTop}
+      <nav aria-label={navLabel} className="flex-1 overflow-y-auto">
+        <ul className="grid gap-1">
+          {routes.map(({ path, label, icon: Icon }) => (
+            <li key={path}>
+              <NavLink
+                to={path}
+                end
+                className={({ isActive }) =>
+                  cn(
+                    'flex items-center gap-3 rounded-lg px-3 py-2.5 text-sm font-medium transition-colors focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-ring',
+                    isActive
+                      ? 'bg-primary text-primary-foreground shadow-sm'
+                      : 'text-muted-foreground hover:bg-muted hover:text-foreground',
+                  )
+                }
+              >
+                <Icon aria-hidden className="size-4 shrink-0" />
+                {label}
+              </NavLink>
+            </li>
+          ))}
+        </ul>
+      </nav>
+      {sidebarBottom}
+    </div>
+  );
+
+  return (
+    <div className="flex min-h-screen bg-background text-foreground">
+      <aside className="sticky top-0 hidden h-screen w-64 shrink-0 border-r bg-sidebar lg:block">
+        {sidebar}
+      </aside>
+      <DialogPrimitive.Root open={menuOpen} onOpenChange={setMenuOpen}>
+        <DialogPrimitive.Portal>
+          <DialogPrimitive.Overlay className="fixed inset-0 z-40 bg-black/50 lg:hidden" />
+          <DialogPrimitive.Content
+            aria-describedby={undefined}
+            className="fixed inset-y-0 left-0 z-50 w-72 max-w-[85vw] border-r bg-sidebar shadow-xl focus:outline-none lg:hidden"
+          >
+            <DialogPrimitive.Title className="sr-only">Menu navigasi</DialogPrimitive.Title>
+            <DialogPrimitive.Close
+              aria-label="Tutup menu"
+              className="absolute right-3 top-3 rounded-md p-1.5 text-muted-foreground hover:bg-muted focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-ring"
+            >
+              <X aria-hidden className="size-4" />
+            </DialogPrimitive.Close>
+            {sidebar}
+          </DialogPrimitive.Content>
+        </DialogPrimitive.Portal>
+      </DialogPrimitive.Root>
+
+      <div className="flex min-w-0 flex-1 flex-col">
+        <header className="sticky top-0 z-30 flex h-16 items-center gap-3 border-b bg-card/95 px-4 backdrop-blur sm:px-6">
+          <Button
+            variant="ghost"
+            size="icon"
+            className="-ml-2 lg:hidden"
+            aria-label="Buka menu"
+            aria-expanded={menuOpen}
+            onClick={() => setMenuOpen(true)}
+          >
+            <Menu aria-hidden />
+          </Button>
+          <p className="min-w-0 flex-1 truncate text-lg font-semibold" data-shell-title="">
+            {title}
+          </p>
+          <div className="flex shrink-0 items-center gap-2 sm:gap-3">{headerEnd}</div>
+        </header>
+        <main id="main" className="w-full max-w-7xl flex-1 p-4 sm:p-6 lg:p-8">
+          {children}
+        </main>
+      </div>
+    </div>
+  );
+}
+
+/** The first letter of a name in a circle. */
+export function Avatar({ name, className }: { name: string; className?: string }) {
+  return (
+    <span
+      aria-hidden
+      className={cn(
+        'grid size-9 shrink-0 place-items-center rounded-full bg-primary text-sm font-semibold uppercase text-primary-foreground',
+        className,
+      )}
+    >
+      {name.trim().charAt(0) || '?'}
+    </span>
+  );
+}
+
+/** The brand mark and name at the top of the sidebar. */
+export function Brand({ subtitle }: { subtitle: string }) {
+  return (
+    <div className="flex items-center gap-3 px-1 pr-8 lg:pr-1">
+      <span className="grid size-10 place-items-center rounded-xl bg-primary text-primary-foreground shadow-sm">
+        <svg aria-hidden viewBox="0 0 24 24" className="size-5" fill="currentColor">
+          <path d="M12 2a10 10 0 0 0-8.6 15.1L2 22l5-1.3A10 10 0 1 0 12 2Zm0 2a8 8 0 1 1-4.1 14.9l-.3-.2-2.9.8.8-2.8-.2-.3A8 8 0 0 1 12 4Zm-3 4c-.3 0-.7.1-.9.5-.3.4-1 1-1 2.4s1 2.8 1.2 3c.1.2 2 3.2 5 4.3 2.4 1 2.9.8 3.4.7.5 0 1.7-.7 1.9-1.4.2-.7.2-1.3.2-1.4-.1-.1-.3-.2-.6-.4l-2-.9c-.3-.1-.5-.2-.7.1l-.9 1.1c-.2.2-.3.2-.6.1-.3-.2-1.2-.5-2.3-1.4-.9-.8-1.4-1.7-1.6-2-.2-.3 0-.5.1-.6l.5-.5.3-.5v-.5l-.9-2.2c-.2-.5-.5-.5-.7-.5H9Z" />
+        </svg>
+      </span>
+      <div className="min-w-0">
+        <p className="text-lg font-bold leading-tight">Sebar</p>
+        <p className="truncate text-xs text-muted-foreground">{subtitle}</p>
+      </div>
+    </div>
+  );
+}

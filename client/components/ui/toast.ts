@@ -1,0 +1,13 @@
+// The toast API in one import: toast(), toastError(), toastSuccess(), useToast(), <Toaster/>.
+export {
+  dismissToast,
+  toast,
+  toastError,
+  toastSuccess,
+  useToast,
+  TOAST_DURATION,
+  TOAST_LIMIT,
+  TOAST_REMOVE_DELAY,
+  type ToastOptions,
+} from './use-toast.ts';
+export { Toaster } from './toaster.tsx';

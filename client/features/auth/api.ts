@@ -1,0 +1,25 @@
+// Sign-in and the signed-in user (GET /auth/me under query key ['me']).
+import { useMutation, useQuery } from '@tanstack/react-query';
+import type { Login, LoginResponse, User } from '../../../common/auth.ts';
+import { api } from '../../lib/api-client.ts';
+import { updateSessionUser } from '../../lib/session.ts';
+
+export const meQueryKey = ['me'] as const;
+
+/** The signed-in user with a fresh balance; invalidate ['me'] after anything that moves points. */
+export function useMe() {
+  return useQuery({
+    queryKey: meQueryKey,
+    queryFn: async ({ signal }) => {
+      const user = await api.get<User>('/auth/me', { signal });
+      updateSessionUser(user);
+      return user;
+    },
+  });
+}
+
+export function useLogin() {
+  return useMutation({
+    mutationFn: (input: Login) => api.post<LoginResponse>('/auth/login', input, { auth: false }),
+  });
+}

@@ -1,0 +1,7 @@
+// Class-name joining with Tailwind conflict resolution, used by every component.
+import { clsx, type ClassValue } from 'clsx';
+import { twMerge } from 'tailwind-merge';
+
+export function cn(...inputs: ClassValue[]): string {
+  return twMerge(clsx(inputs));
+}

@@ -1,0 +1,114 @@
+// Browser-test harness: the real server in-process on a fresh database, serving the built app
+// (dist/client, built by `vite build` before vitest), and Debian's Chromium via playwright-core.
+import fs from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { chromium, type Browser, type Locator, type Page } from 'playwright-core';
+import { ADMIN, startServer, type TestServer } from '../server/test-helpers.ts';
+
+export { ADMIN };
+export type { Browser, Page, TestServer };
+
+const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+export const CLIENT_DIR = path.join(ROOT, 'dist', 'client');
+export const SCREENSHOT_DIR = path.join(ROOT, '.tmp', 'screenshots');
+
+export const VIEWPORTS = {
+  desktop: { width: 1280, height: 800 },
+  phone: { width: 375, height: 812 },
+} as const;
+export type ViewportName = keyof typeof VIEWPORTS;
+
+export const CHROMIUM_ARGS = [
+  '--headless',
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+  '--no-first-run',
+  '--disable-dev-shm-usage',
+];
+
+export interface E2E {
+  server: TestServer;
+  browser: Browser;
+  /** The server's base address, e.g. http://127.0.0.1:41234 */
+  url: string;
+  /** A fresh browser context (own localStorage) with one page at the given size, at `path`. */
+  open(path?: string, viewport?: ViewportName): Promise<Page>;
+  close(): Promise<void>;
+}
+
+/** Starts the server (fresh database, built client) and Chromium. Call in beforeAll. */
+export async function startE2E(): Promise<E2E> {
+  if (!fs.existsSync(path.join(CLIENT_DIR, 'index.html'))) {
+    throw new Error(`${CLIENT_DIR}/index.html is missing: run \`npx vite build\` first`);
+  }
+  const server = await startServer({ clientDir: CLIENT_DIR });
+  const browser = await launchBrowser();
+  return {
+    server,
+    browser,
+    url: server.url,
+    open: (pagePath = '/', viewport = 'desktop') =>
+      openPage(browser, `${server.url}${pagePath}`, viewport),
+    async close() {
+      await browser.close();
+      await server.close();
+    },
+  };
+}
+
+export function launchBrowser(): Promise<Browser> {
+  return chromium.launch({ executablePath: '/usr/bin/chromium', args: CHROMIUM_ARGS });
+}
+
+/** Opens `url` in a new context at desktop (1280x800) or phone (375x812) size. */
+export async function openPage(
+  browser: Browser,
+  url: string,
+  viewport: ViewportName = 'desktop',
+): Promise<Page> {
+  const context = await browser.newContext({
+    viewport: VIEWPORTS[viewport],
+    isMobile: viewport === 'phone',
+    hasTouch: viewport === 'phone',
+    locale: 'id-ID',
+    timezoneId: 'Asia/Jakarta',
+  });
+  const page = await context.newPage();
+  // A page error is a bug: make it loud instead of silently passing.
+  page.on('pageerror', (error) => console.error(`[browser] ${error.message}`));
+  await page.goto(url);
+  return page;
+}
+
+/** Signs in through the /login form and waits for a shell (its header title) to appear. */
+export async function signIn(page: Page, email: string, password: string): Promise<void> {
+  if (!new URL(page.url()).pathname.startsWith('/login')) {
+    await page.goto(new URL('/login', page.url()).href);
+  }
+  await page.getByLabel('Email').fill(email);
+  await page.getByLabel('Password', { exact: true }).fill(password);
+  await page.getByRole('button', { name: 'Sign In' }).click();
+  await page.locator('[data-shell-title]').waitFor();
+}
+
+/** The toast on screen (SPEC: at most one). */
+export function toast(page: Page): Locator {
+  return page.locator('[data-toast]');
+}
+
+/** The shell header's title text. */
+export async function shellTitle(page: Page): Promise<string> {
+  return (await page.locator('[data-shell-title]').textContent())?.trim() ?? '';
+}
+
+/** Saves a full-page PNG to .tmp/screenshots/<name>.png and returns its path. */
+export async function screenshot(page: Page, name: string): Promise<string> {
+  fs.mkdirSync(SCREENSHOT_DIR, { recursive: true });
+  const file = path.join(SCREENSHOT_DIR, `${name}.png`);
+  await page.screenshot({ path: file, fullPage: true });
+  return file;
+}
