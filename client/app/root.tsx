@@ -1,20 +1,21 @@
 // /*: the admin shell for super_admin, the client shell for any other role, /login otherwise.
-import { lazy, Suspense } from 'react';
-import { Navigate } from 'react-router';
+import { lazy, Suspense, useEffect } from 'react';
 import { PageSpinner } from '../components/ui/spinner.tsx';
+import { navigate } from '../lib/navigation.ts';
 import { useSession } from '../lib/session.ts';
 
-// Separate chunks: the sign-in page downloads neither shell.
-const AdminShell = lazy(() => import('./admin/admin-shell.tsx'));
-const ClientShell = lazy(() => import('./client-area/client-shell.tsx'));
+// The sign-in page downloads none of this.
+const SignedIn = lazy(() => import('./signed-in.tsx'));
 
 export function RootGate() {
   const session = useSession();
-  if (session === undefined) return <PageSpinner className="min-h-screen" />;
-  if (session === null) return <Navigate to="/login" replace />;
+  useEffect(() => {
+    if (session === null) navigate('/login', { replace: true });
+  }, [session]);
+  if (!session) return <PageSpinner className="min-h-screen" />;
   return (
     <Suspense fallback={<PageSpinner className="min-h-screen" />}>
-      {session.user.role === 'super_admin' ? <AdminShell /> : <ClientShell />}
+      <SignedIn role={session.user.role} />
     </Suspense>
   );
 }

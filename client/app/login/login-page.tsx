@@ -1,11 +1,7 @@
 // /login: email and password, inline error alert, toasts; a signed-in user is sent to /.
-import { zodResolver } from '@hookform/resolvers/zod';
 import { Eye, EyeOff, MessageCircle, ShieldCheck, Users, Zap } from 'lucide-react';
-import { useState } from 'react';
-import { useForm } from 'react-hook-form';
-import { Navigate, useNavigate } from 'react-router';
-import { LoginSchema, type Login } from '../../../common/auth.ts';
-import type { z } from '../../../common/zod.ts';
+import { useEffect, useState, type ChangeEvent, type FormEvent } from 'react';
+import { loginFieldErrors, type LoginField } from '../../../common/login-rules.ts';
 import { Alert } from '../../components/ui/alert.tsx';
 import { Button } from '../../components/ui/button.tsx';
 import { Card } from '../../components/ui/card.tsx';
@@ -13,10 +9,11 @@ import { Input } from '../../components/ui/input.tsx';
 import { describedBy, Field } from '../../components/ui/label.tsx';
 import { PageSpinner } from '../../components/ui/spinner.tsx';
 import { toastError, toastSuccess } from '../../components/ui/toast.ts';
-import { useLogin } from '../../features/auth/api.ts';
-import { errorMessage } from '../../lib/api-client.ts';
+import type { LoginResponse } from '../../../common/auth.ts';
+import { api, errorMessage } from '../../lib/api-client.ts';
+import { navigate } from '../../lib/navigation.ts';
 import { saveSession, takeSessionNotice, useSession } from '../../lib/session.ts';
-import { Brand } from '../shell/shell-layout.tsx';
+import { Brand } from '../shell/brand.tsx';
 
 const FEATURES = [
   { icon: Zap, text: 'Kirim satu pesan ke ratusan nomor WhatsApp sekaligus' },
@@ -26,29 +23,46 @@ const FEATURES = [
 
 export default function LoginPage() {
   const session = useSession();
-  const navigate = useNavigate();
-  const login = useLogin();
+  const [pending, setPending] = useState(false);
   const [error, setError] = useState<string | null>(null);
   const [notice, setNotice] = useState<string | null>(() => takeSessionNotice());
   const [showPassword, setShowPassword] = useState(false);
-  const form = useForm<z.input<typeof LoginSchema>, unknown, Login>({
-    resolver: zodResolver(LoginSchema),
-    defaultValues: { email: '', password: '' },
-  });
-  const { errors } = form.formState;
+  // A plain form (no form library, no zod): the sign-in page is the smallest download.
+  const [values, setValues] = useState({ email: '', password: '' });
+  const [errors, setErrors] = useState<Partial<Record<LoginField, string>>>({});
 
-  if (session === undefined) return <PageSpinner className="min-h-screen" />;
-  if (session && !login.isPending) return <Navigate to="/" replace />;
+  useEffect(() => {
+    if (session && !pending) navigate('/', { replace: true });
+  }, [session, pending]);
 
   const clearMessages = () => {
     setError(null);
     setNotice(null);
   };
 
-  const onSubmit = form.handleSubmit(async (values) => {
+  const field = (name: LoginField) => ({
+    name,
+    value: values[name],
+    onChange: (event: ChangeEvent<HTMLInputElement>) => {
+      clearMessages();
+      setValues((current) => ({ ...current, [name]: event.target.value }));
+      setErrors((current) => ({ ...current, [name]: undefined }));
+    },
+  });
+
+  const onSubmit = async (event: FormEvent) => {
+    event.preventDefault();
     clearMessages();
+    const invalid = loginFieldErrors(values);
+    setErrors(invalid);
+    if (Object.keys(invalid).length > 0) return;
     try {
-      const answer = await login.mutateAsync(values);
+      setPending(true);
+      const answer = await api.post<LoginResponse>(
+        '/auth/login',
+        { email: values.email.trim(), password: values.password },
+        { auth: false },
+      );
       saveSession({ token: answer.access_token, user: answer.user });
       toastSuccess(`Selamat datang, ${answer.user.username}!`, 'Login berhasil');
       navigate('/', { replace: true });
@@ -56,8 +70,14 @@ export default function LoginPage() {
       const message = errorMessage(failure, 'Login gagal');
       setError(message);
       toastError(message, 'Login gagal');
+    } finally {
+      setPending(false);
     }
-  });
+  };
+
+  if (session === undefined || (session && !pending)) {
+    return <PageSpinner className="min-h-screen" />;
+  }
 
   return (
     <div className="flex min-h-screen bg-background">
@@ -118,7 +138,7 @@ export default function LoginPage() {
                   {error}
                 </Alert>
               )}
-              <Field id="email" label="Email" error={errors.email?.message} required>
+              <Field id="email" label="Email" error={errors.email} required>
                 <Input
                   id="email"
                   type="email"
@@ -126,11 +146,11 @@ export default function LoginPage() {
                   placeholder="nama@contoh.com"
                   required
                   aria-invalid={!!errors.email}
-                  aria-describedby={describedBy('email', errors.email?.message)}
-                  {...form.register('email', { onChange: clearMessages })}
+                  aria-describedby={describedBy('email', errors.email)}
+                  {...field('email')}
                 />
               </Field>
-              <Field id="password" label="Password" error={errors.password?.message} required>
+              <Field id="password" label="Password" error={errors.password} required>
                 <div className="relative">
                   <Input
                     id="password"
@@ -140,8 +160,8 @@ export default function LoginPage() {
                     required
                     className="pr-11"
                     aria-invalid={!!errors.password}
-                    aria-describedby={describedBy('password', errors.password?.message)}
-                    {...form.register('password', { onChange: clearMessages })}
+                    aria-describedby={describedBy('password', errors.password)}
+                    {...field('password')}
                   />
                   <button
                     type="button"
@@ -158,8 +178,8 @@ export default function LoginPage() {
                   </button>
                 </div>
               </Field>
-              <Button type="submit" size="lg" className="mt-2 w-full" loading={login.isPending}>
-                {login.isPending ? 'Signing In...' : 'Sign In'}
+              <Button type="submit" size="lg" className="mt-2 w-full" loading={pending}>
+                {pending ? 'Signing In...' : 'Sign In'}
               </Button>
             </form>
           </Card>

@@ -1,6 +1,6 @@
 // Sign-in and the signed-in user (GET /auth/me under query key ['me']).
-import { useMutation, useQuery } from '@tanstack/react-query';
-import type { Login, LoginResponse, User } from '../../../common/auth.ts';
+import { useQuery } from '@tanstack/react-query';
+import type { User } from '../../../common/auth.ts';
 import { api } from '../../lib/api-client.ts';
 import { updateSessionUser } from '../../lib/session.ts';
 
@@ -15,11 +15,5 @@ export function useMe() {
       updateSessionUser(user);
       return user;
     },
-  });
-}
-
-export function useLogin() {
-  return useMutation({
-    mutationFn: (input: Login) => api.post<LoginResponse>('/auth/login', input, { auth: false }),
   });
 }
