@@ -10,7 +10,10 @@ export { ADMIN };
 export type { Browser, Page, TestServer };
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
-export const CLIENT_DIR = path.join(ROOT, 'dist', 'client');
+// E2E_CLIENT_DIR: a private build, so engineers building at the same time do not swap each other's.
+export const CLIENT_DIR = process.env.E2E_CLIENT_DIR
+  ? path.resolve(ROOT, process.env.E2E_CLIENT_DIR)
+  : path.join(ROOT, 'dist', 'client');
 export const SCREENSHOT_DIR = path.join(ROOT, '.tmp', 'screenshots');
 
 export const VIEWPORTS = {

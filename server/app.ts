@@ -32,7 +32,7 @@ import { uploadsRoutes } from './modules/uploads/uploads.routes.ts';
 import { ensureAdmin } from './modules/users/users.service.ts';
 import { usersRoutes } from './modules/users/users.routes.ts';
 import { createTokens, loadJwtKey, LoginLimiter, registerAuth } from './plugins/auth.ts';
-import { registerErrorHandling } from './plugins/errors.ts';
+import { frameworkErrors, registerErrorHandling } from './plugins/errors.ts';
 
 export const MODULES = [
   authRoutes,
@@ -48,9 +48,17 @@ export const MODULES = [
   healthRoutes,
 ];
 
+/** One registered method + path and the access it declares (the access test compares its table). */
+export interface RegisteredRoute {
+  method: string;
+  url: string;
+  access: string | undefined;
+}
+
 export interface BuiltApp {
   app: App;
   context: AppContext;
+  routes: RegisteredRoute[];
 }
 
 export async function buildApp(
@@ -62,7 +70,14 @@ export async function buildApp(
     bodyLimit: 1024 * 1024,
     // Ids and filenames in paths are short; a huge URL is rejected before any work.
     routerOptions: { maxParamLength: 200 },
+    frameworkErrors,
   }).withTypeProvider<ZodTypeProvider>();
+  const routes: RegisteredRoute[] = [];
+  app.addHook('onRoute', (route) => {
+    for (const method of [route.method].flat()) {
+      routes.push({ method, url: route.url, access: route.config?.access });
+    }
+  });
 
   await migrate(database);
   for (const warning of await checkDurability(database)) app.log.warn(warning);
@@ -150,7 +165,7 @@ export async function buildApp(
     clearInterval(purge);
     await database.close();
   });
-  return { app, context };
+  return { app, context, routes };
 }
 
 /** The built browser app with the SPA fallback, or a short page saying how to build it. */

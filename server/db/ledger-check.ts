@@ -87,6 +87,28 @@ const CHECKS: Check[] = [
     query: sql`select user_id, key, status_code from idempotency_keys where status_code <> 201`,
   },
   {
+    // Migration 002's counters, which the lists and dashboards show instead of counting rows.
+    invariant: 'summary counters equal the rows they count',
+    query: sql`select 'blast_counts' as counter, g.user_id, g.status as kind, g.n as counted, coalesce(c.n, 0) as kept, 0 as counted_sum, 0 as kept_sum
+      from (select user_id, status, count(*) as n from blasts group by user_id, status) g
+      left join blast_counts c on c.user_id = g.user_id and c.status = g.status
+      where coalesce(c.n, 0) <> g.n
+      union all select 'blast_counts', c.user_id, c.status, 0, c.n, 0, 0 from blast_counts c
+      where c.n <> 0 and not exists (select 1 from blasts b where b.user_id = c.user_id and b.status = c.status)
+      union all select 'point_request_counts', g.user_id, g.status, g.n, coalesce(c.n, 0), g.points, coalesce(c.points, 0)
+      from (select user_id, status, count(*) as n, sum(points_requested) as points from point_requests group by user_id, status) g
+      left join point_request_counts c on c.user_id = g.user_id and c.status = g.status
+      where coalesce(c.n, 0) <> g.n or coalesce(c.points, 0) <> g.points
+      union all select 'point_request_counts', c.user_id, c.status, 0, c.n, 0, c.points from point_request_counts c
+      where (c.n <> 0 or c.points <> 0) and not exists (select 1 from point_requests r where r.user_id = c.user_id and r.status = c.status)
+      union all select 'ledger_totals', g.user_id, g.type, g.n, coalesce(c.n, 0), g.total, coalesce(c.total, 0)
+      from (select user_id, type, count(*) as n, sum(delta) as total from point_transactions group by user_id, type) g
+      left join ledger_totals c on c.user_id = g.user_id and c.type = g.type
+      where coalesce(c.n, 0) <> g.n or coalesce(c.total, 0) <> g.total
+      union all select 'ledger_totals', c.user_id, c.type, 0, c.n, 0, c.total from ledger_totals c
+      where (c.n <> 0 or c.total <> 0) and not exists (select 1 from point_transactions t where t.user_id = c.user_id and t.type = c.type)`,
+  },
+  {
     invariant: 'no orphan rows',
     query: sql`select 'point_transactions' as tbl, id as row_id from point_transactions t where not exists (select 1 from users u where u.id = t.user_id)
       union all select 'blasts', id from blasts b where not exists (select 1 from users u where u.id = b.user_id)

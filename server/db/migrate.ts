@@ -3,18 +3,31 @@
 import { sql } from 'kysely';
 import type { DbHandle } from './connection.ts';
 import * as initial from './migrations/001-initial.ts';
+import * as listSpeed from './migrations/002-list-speed.ts';
 
-const MIGRATIONS: [string, typeof initial][] = [['001-initial', initial]];
+export const MIGRATIONS: [string, typeof initial][] = [
+  ['001-initial', initial],
+  ['002-list-speed', listSpeed],
+];
 
-export async function migrate({ db, engine }: DbHandle): Promise<string[]> {
-  await db.schema
-    .createTable('sebar_migrations')
-    .ifNotExists()
-    .addColumn('name', 'text', (c) => c.primaryKey())
-    .addColumn('applied_at', 'text', (c) => c.notNull())
-    .execute();
+/** Applies `migrations` (all of them unless a test asks for the first few). */
+export async function migrate(
+  { db, engine }: DbHandle,
+  migrations = MIGRATIONS,
+): Promise<string[]> {
+  // Under the same lock as the migrations: on PostgreSQL two instances starting together on a new
+  // database both ran CREATE TABLE IF NOT EXISTS and one failed on the catalog's unique index.
+  await db.transaction().execute(async (trx) => {
+    if (engine === 'postgres') await sql`select pg_advisory_xact_lock(7362001)`.execute(trx);
+    await trx.schema
+      .createTable('sebar_migrations')
+      .ifNotExists()
+      .addColumn('name', 'text', (c) => c.primaryKey())
+      .addColumn('applied_at', 'text', (c) => c.notNull())
+      .execute();
+  });
   const applied: string[] = [];
-  for (const [name, migration] of MIGRATIONS) {
+  for (const [name, migration] of migrations) {
     await db.transaction().execute(async (trx) => {
       // Two instances starting together on PostgreSQL: the second waits, then finds it done.
       if (engine === 'postgres') await sql`select pg_advisory_xact_lock(7362001)`.execute(trx);

@@ -137,6 +137,29 @@ export interface AppSecretsTable {
   value: string;
 }
 
+/** Blasts per client and status, kept with every change (lists and dashboards read these). */
+export interface BlastCountsTable {
+  user_id: string;
+  status: BlastsTable['status'];
+  n: number;
+}
+
+/** Top-up requests and their points per client and status, kept with every change. */
+export interface PointRequestCountsTable {
+  user_id: string;
+  status: PointRequestsTable['status'];
+  n: number;
+  points: number;
+}
+
+/** Ledger entries and their sum per client and type, kept by applyPoints. */
+export interface LedgerTotalsTable {
+  user_id: string;
+  type: PointTransactionsTable['type'];
+  n: number;
+  total: number;
+}
+
 export interface MigrationsTable {
   name: string;
   applied_at: string;
@@ -156,5 +179,8 @@ export interface Database {
   uploads: UploadsTable;
   audit_log: AuditLogTable;
   app_secrets: AppSecretsTable;
+  blast_counts: BlastCountsTable;
+  point_request_counts: PointRequestCountsTable;
+  ledger_totals: LedgerTotalsTable;
   sebar_migrations: MigrationsTable;
 }

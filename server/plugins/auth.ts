@@ -23,9 +23,16 @@ declare module 'fastify' {
 
 // algorithm 2 is Argon2id (a const enum the package does not export as a value).
 const ARGON2 = { algorithm: 2, memoryCost: 19456, timeCost: 2, parallelism: 1 };
-export const hashPassword = (password: string) => hash(password, ARGON2);
-export const verifyPassword = (stored: string, password: string) =>
-  verify(stored, password).catch(() => false);
+/** Argon2 computations so far: tests prove a blocked sign-in computes none. */
+export const passwordHashes = { computed: 0 };
+export const hashPassword = (password: string) => {
+  passwordHashes.computed += 1;
+  return hash(password, ARGON2);
+};
+export const verifyPassword = (stored: string, password: string) => {
+  passwordHashes.computed += 1;
+  return verify(stored, password).catch(() => false);
+};
 
 /** Admin-path routes that clients also call (SPEC: the QR fallback is used by the client too). */
 const SHARED_ADMIN_ROUTES = new Set(['/api/admin/qr-data/:filename']);

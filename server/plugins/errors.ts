@@ -1,5 +1,5 @@
 // One error shape, {detail, errors?}, with an Indonesian message; nothing internal leaks out.
-import type { FastifyError, FastifyInstance } from 'fastify';
+import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
 
 export class HttpError extends Error {
@@ -38,7 +38,25 @@ const CONSTRAINT_CODES = new Set([
   '23514',
 ]);
 
+/** Values PostgreSQL refuses that SQLite would store; the NUL guard below keeps both engines alike. */
+const VALUE_CODES: Record<string, string> = {
+  '22021': 'Teks mengandung karakter yang tidak diizinkan',
+  '22P05': 'Teks mengandung karakter yang tidak diizinkan',
+  '22003': 'Angka terlalu besar',
+};
+
+function containsNul(value: unknown, depth = 0): boolean {
+  if (typeof value === 'string') return value.includes('\u0000');
+  if (typeof value !== 'object' || value === null || depth > 20) return false;
+  return Object.entries(value).some(([k, v]) => k.includes('\u0000') || containsNul(v, depth + 1));
+}
+
 export function registerErrorHandling(app: FastifyInstance): void {
+  // PostgreSQL cannot store a NUL character: refuse it in any path, query or body, on both engines.
+  app.addHook('preValidation', async (request) => {
+    if (containsNul(request.params) || containsNul(request.query) || containsNul(request.body))
+      throw new HttpError(422, VALUE_CODES['22021']!);
+  });
   app.setErrorHandler((error: FastifyError, request, reply) => {
     if (error instanceof HttpError) {
       return reply.status(error.statusCode).send({ detail: error.detail });
@@ -57,6 +75,8 @@ export function registerErrorHandling(app: FastifyInstance): void {
         .status(409)
         .send({ detail: 'Data bertabrakan dengan data lain. Muat ulang dan coba lagi.' });
     }
+    const value = error.code ? VALUE_CODES[error.code] : undefined;
+    if (value) return reply.status(422).send({ detail: value });
     const known = error.code ? FRAMEWORK_MESSAGES[error.code] : undefined;
     if (known) return reply.status(known[0]).send({ detail: known[1] });
     if (error.statusCode === 429) {
@@ -68,4 +88,25 @@ export function registerErrorHandling(app: FastifyInstance): void {
     request.log.error({ err: error }, 'unhandled error');
     return reply.status(500).send({ detail: 'Terjadi kesalahan pada server' });
   });
+}
+
+/**
+ * Answers Fastify gives before any hook runs (a path it cannot decode, an over-long parameter):
+ * the same {detail} shape, and strict headers set here because the security hooks never ran.
+ */
+export function frameworkErrors(
+  error: FastifyError,
+  _request: FastifyRequest,
+  reply: FastifyReply,
+) {
+  const tooLong = error.code === 'FST_ERR_MAX_PARAM_LENGTH';
+  return reply
+    .headers({
+      'content-security-policy': "default-src 'none'; frame-ancestors 'none'",
+      'x-content-type-options': 'nosniff',
+      'x-frame-options': 'DENY',
+      'referrer-policy': 'strict-origin-when-cross-origin',
+    })
+    .status(tooLong ? 414 : 400)
+    .send({ detail: tooLong ? 'Alamat terlalu panjang' : 'Alamat tidak valid' });
 }

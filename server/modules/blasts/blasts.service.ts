@@ -15,6 +15,7 @@ import {
 import type { PageQuery } from '../../../common/pagination.ts';
 import { analyzeNumbers } from '../../../common/phone.ts';
 import { forUpdate, now, type DbHandle, transact } from '../../db/connection.ts';
+import { blastCounts, countBlast, pageWindow } from '../../db/counters.ts';
 import type { BlastsTable, Database } from '../../db/schema.ts';
 import { conflict, HttpError, notFound } from '../../plugins/errors.ts';
 import { recordAudit } from '../audit/audit.service.ts';
@@ -43,7 +44,6 @@ function toBlast(
   row: BlastRow,
   numbers: { idx: number; number: string; status: NumberStatus }[],
 ): Blast {
-  const completed = row.status === 'completed';
   return {
     id: row.id,
     user_id: row.user_id,
@@ -61,9 +61,8 @@ function toBlast(
     refund_points: row.refund_points,
     points_used: row.points_used,
     admin_notes: row.admin_notes,
-    results: completed
-      ? { successful_count: row.successful_count, failed_count: row.failed_count }
-      : null,
+    // SPEC lists `results` as an object: always present, the current counts.
+    results: { successful_count: row.successful_count, failed_count: row.failed_count },
     number_statuses: Object.fromEntries(numbers.map((n) => [String(n.idx), n.status])),
   };
 }
@@ -108,34 +107,24 @@ export async function listBlasts(
   filter: { userId?: string; status?: BlastStatus },
 ): Promise<BlastPage> {
   let items = blastsQuery(db);
-  let counts = db
-    .selectFrom('blasts')
-    .select((eb) => ['status', eb.fn.countAll<number>().as('n')])
-    .groupBy('status');
-  if (filter.userId) {
-    items = items.where('b.user_id', '=', filter.userId);
-    counts = counts.where('user_id', '=', filter.userId);
-  }
+  if (filter.userId) items = items.where('b.user_id', '=', filter.userId);
   if (filter.status) items = items.where('b.status', '=', filter.status);
-  const [rows, groups] = await Promise.all([
-    items
-      .orderBy('b.created_at', 'desc')
-      .orderBy('b.id', 'desc')
-      .limit(page_size)
-      .offset((page - 1) * page_size)
-      .execute(),
-    counts.execute(),
-  ]);
-  const of = (status: BlastStatus) => Number(groups.find((g) => g.status === status)?.n ?? 0);
-  const total = groups.reduce((n, g) => n + Number(g.n), 0);
+  const counts = await blastCounts(db, filter.userId);
+  const total = counts.pending + counts.completed + counts.rejected + counts.cancelled;
   const summary = {
-    pending: of('pending'),
-    completed: of('completed'),
-    rejected: of('rejected'),
-    cancelled: of('cancelled'),
+    ...counts,
     total,
-    success_rate: total ? Math.round((of('completed') / total) * 100) : 0,
+    success_rate: total ? Math.round((counts.completed / total) * 100) : 0,
   };
+  const window = pageWindow(page, page_size, filter.status ? summary[filter.status] : total);
+  const order = window.reverse ? 'asc' : 'desc';
+  const rows = await items
+    .orderBy('b.created_at', order)
+    .orderBy('b.id', order)
+    .limit(window.limit)
+    .offset(window.offset)
+    .execute();
+  if (window.reverse) rows.reverse();
   return {
     items: await withNumbers(db, rows),
     total: filter.status ? summary[filter.status] : total,
@@ -235,6 +224,7 @@ export async function createBlast(
       processed_at: null,
     };
     await trx.insertInto('blasts').values(row).execute();
+    await countBlast(trx, userId, null, 'pending');
     const numbers = analysis.unique.map((number, idx) => ({
       blast_id: id,
       idx,
@@ -333,6 +323,7 @@ export async function submitResult(
       })
       .where('id', '=', id)
       .execute();
+    await countBlast(trx, blast.user_id, blast.status, 'completed');
     await recordAudit(trx, {
       actorId,
       action: blast.status === 'completed' ? 'blast.result_edit' : 'blast.result',
@@ -415,6 +406,7 @@ export async function closeBlast(
       .set({ status: outcome, refund_points: blast.points_used, processed_at: now() })
       .where('id', '=', id)
       .execute();
+    await countBlast(trx, blast.user_id, 'pending', outcome);
     await recordAudit(trx, {
       actorId,
       action: `blast.${outcome}`,

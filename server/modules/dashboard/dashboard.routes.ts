@@ -5,6 +5,7 @@ import {
   jakartaDayRange,
 } from '../../../common/dashboard.ts';
 import type { App, AppContext } from '../../app-context.ts';
+import { blastCounts, pointRequestCounts } from '../../db/counters.ts';
 import { currentUser } from '../../plugins/auth.ts';
 
 const tags = ['dashboard'];
@@ -20,23 +21,14 @@ export function dashboardRoutes(app: App, { database: { db } }: AppContext) {
           .select((eb) => eb.fn.countAll<number>().as('n'))
           .where('role', '=', 'client')
           .executeTakeFirstOrThrow(),
-        db
-          .selectFrom('blasts')
-          .select((eb) => ['status', eb.fn.countAll<number>().as('n')])
-          .groupBy('status')
-          .execute(),
-        db
-          .selectFrom('point_requests')
-          .select((eb) => eb.fn.countAll<number>().as('n'))
-          .where('status', '=', 'pending')
-          .executeTakeFirstOrThrow(),
+        blastCounts(db),
+        pointRequestCounts(db),
       ]);
-      const blastsIn = (status: string) => Number(blasts.find((b) => b.status === status)?.n ?? 0);
       return {
         total_users: Number(users.n),
-        total_blasts: blastsIn('completed'),
-        pending_blasts: blastsIn('pending'),
-        pending_points: Number(requests.n),
+        total_blasts: blasts.completed,
+        pending_blasts: blasts.pending,
+        pending_points: requests.pending.n,
       };
     },
   );
@@ -47,16 +39,14 @@ export function dashboardRoutes(app: App, { database: { db } }: AppContext) {
     async (request) => {
       const user = currentUser(request);
       const { start, end } = jakartaDayRange(new Date());
-      const [blasts, today] = await Promise.all([
+      const [blasts, todayBlasts, today] = await Promise.all([
+        blastCounts(db, user.id),
+        // Today's rows only, a range of the (user_id, created_at) index.
         db
           .selectFrom('blasts')
-          .select((eb) => [
-            eb.fn.countAll<number>().as('total'),
-            eb.fn
-              .sum<number>(eb.case().when('created_at', '>=', start).then(1).else(0).end())
-              .as('today'),
-          ])
+          .select((eb) => eb.fn.countAll<number>().as('n'))
           .where('user_id', '=', user.id)
+          .where('created_at', '>=', start)
           .executeTakeFirstOrThrow(),
         db
           .selectFrom('point_transactions')
@@ -70,10 +60,10 @@ export function dashboardRoutes(app: App, { database: { db } }: AppContext) {
       ]);
       const sum = (type: string) => Number(today.find((t) => t.type === type)?.sum ?? 0);
       return {
-        today_blasts: Number(blasts.today ?? 0),
+        today_blasts: Number(todayBlasts.n),
         points_used_today: -sum('usage'),
         points_refunded_today: sum('refund'),
-        total_blasts: Number(blasts.total),
+        total_blasts: blasts.pending + blasts.completed + blasts.rejected + blasts.cancelled,
         current_points: user.points,
       };
     },

@@ -2,6 +2,7 @@
 // the caller's transaction, and the balance can never go below zero.
 import crypto from 'node:crypto';
 import type { Transaction } from 'kysely';
+import { countLedgerEntry } from '../../db/counters.ts';
 import type { Database, PointTransactionsTable } from '../../db/schema.ts';
 import { conflict, notFound } from '../../plugins/errors.ts';
 
@@ -59,5 +60,6 @@ export async function applyPoints(
       created_at: createdAt,
     })
     .execute();
+  await countLedgerEntry(trx, entry.userId, entry.type, entry.delta);
   return updated.points;
 }

@@ -11,6 +11,12 @@ import type {
   TransactionPage,
 } from '../../../common/points.ts';
 import { now, type DbHandle, transact } from '../../db/connection.ts';
+import {
+  countPointRequest,
+  ledgerTotals,
+  pageWindow,
+  pointRequestCounts,
+} from '../../db/counters.ts';
 import type { PointTransactionsTable } from '../../db/schema.ts';
 import { conflict, HttpError, notFound } from '../../plugins/errors.ts';
 import { recordAudit } from '../audit/audit.service.ts';
@@ -35,20 +41,23 @@ export async function createPointRequest(
     );
   }
   const id = crypto.randomUUID();
-  await db
-    .insertInto('point_requests')
-    .values({
-      id,
-      user_id: userId,
-      points_requested: input.points_requested,
-      amount_paid: price,
-      status: 'pending',
-      payment_proof_url: input.payment_proof_url,
-      created_at: now(),
-      processed_at: null,
-      processed_by: null,
-    })
-    .execute();
+  await transact(database, async (trx) => {
+    await trx
+      .insertInto('point_requests')
+      .values({
+        id,
+        user_id: userId,
+        points_requested: input.points_requested,
+        amount_paid: price,
+        status: 'pending',
+        payment_proof_url: input.payment_proof_url,
+        created_at: now(),
+        processed_at: null,
+        processed_by: null,
+      })
+      .execute();
+    await countPointRequest(trx, userId, input.points_requested, null, 'pending');
+  });
   return getPointRequest(database, id);
 }
 
@@ -81,38 +90,27 @@ export async function listPointRequests(
   filter: { userId?: string; status?: PointRequestStatus },
 ): Promise<PointRequestPage> {
   let items = requestsQuery(database);
-  let counts = database.db
-    .selectFrom('point_requests')
-    .select((eb) => [
-      'status',
-      eb.fn.countAll<number>().as('n'),
-      eb.fn.sum<number>('points_requested').as('points'),
-    ])
-    .groupBy('status');
-  if (filter.userId) {
-    items = items.where('r.user_id', '=', filter.userId);
-    counts = counts.where('user_id', '=', filter.userId);
-  }
+  if (filter.userId) items = items.where('r.user_id', '=', filter.userId);
   if (filter.status) items = items.where('r.status', '=', filter.status);
-  const [rows, groups] = await Promise.all([
-    items
-      .orderBy('r.created_at', 'desc')
-      .orderBy('r.id', 'desc')
-      .limit(page_size)
-      .offset((page - 1) * page_size)
-      .execute(),
-    counts.execute(),
-  ]);
-  const of = (status: PointRequestStatus) => groups.find((g) => g.status === status);
+  const counts = await pointRequestCounts(database.db, filter.userId);
   const summary = {
-    pending: Number(of('pending')?.n ?? 0),
-    approved: Number(of('approved')?.n ?? 0),
-    rejected: Number(of('rejected')?.n ?? 0),
-    approved_points: Number(of('approved')?.points ?? 0),
+    pending: counts.pending.n,
+    approved: counts.approved.n,
+    rejected: counts.rejected.n,
+    approved_points: counts.approved.points,
   };
   const total = filter.status
     ? summary[filter.status]
     : summary.pending + summary.approved + summary.rejected;
+  const window = pageWindow(page, page_size, total);
+  const order = window.reverse ? 'asc' : 'desc';
+  const rows = await items
+    .orderBy('r.created_at', order)
+    .orderBy('r.id', order)
+    .limit(window.limit)
+    .offset(window.offset)
+    .execute();
+  if (window.reverse) rows.reverse();
   return { items: rows, total, page, page_size, summary };
 }
 
@@ -139,6 +137,7 @@ export async function decidePointRequest(
         .executeTakeFirst();
       throw exists ? conflict('Request poin sudah diproses sebelumnya') : notFound('Request poin');
     }
+    await countPointRequest(trx, decided.user_id, decided.points_requested, 'pending', decision);
     if (decision === 'approved') {
       await applyPoints(trx, {
         userId: decided.user_id,
@@ -176,27 +175,26 @@ export async function listTransactions(
   userId: string,
   { page, page_size }: PageQuery,
 ): Promise<TransactionPage> {
-  const mine = db.selectFrom('point_transactions').where('user_id', '=', userId);
-  const [rows, groups, user] = await Promise.all([
-    mine
-      .selectAll()
-      .orderBy('seq', 'desc')
-      .limit(page_size)
-      .offset((page - 1) * page_size)
-      .execute(),
-    mine
-      .select((eb) => [
-        'type',
-        eb.fn.countAll<number>().as('n'),
-        eb.fn.sum<number>('delta').as('sum'),
-      ])
-      .groupBy('type')
-      .execute(),
-    db.selectFrom('users').select('points').where('id', '=', userId).executeTakeFirstOrThrow(),
+  const [user, sums] = await Promise.all([
+    db
+      .selectFrom('users')
+      .select(['points', 'ledger_seq'])
+      .where('id', '=', userId)
+      .executeTakeFirstOrThrow(),
+    ledgerTotals(db, userId),
   ]);
-  const sum = (type: PointTransactionsTable['type']) =>
-    Number(groups.find((g) => g.type === type)?.sum ?? 0);
-  const count = groups.reduce((n, g) => n + Number(g.n), 0);
+  // The chain has no gap (seq 1..ledger_seq), so any page is a key range: no OFFSET scan.
+  const count = user.ledger_seq;
+  const newest = count - (page - 1) * page_size;
+  const rows = await db
+    .selectFrom('point_transactions')
+    .selectAll()
+    .where('user_id', '=', userId)
+    .where('seq', '<=', newest)
+    .where('seq', '>', newest - page_size)
+    .orderBy('seq', 'desc')
+    .execute();
+  const sum = (type: PointTransactionsTable['type']) => sums[type];
   return {
     items: rows.map(toTransaction),
     total: count,

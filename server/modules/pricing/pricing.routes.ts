@@ -22,7 +22,9 @@ async function checkOverlap(db: Db, tier: PricingTierInput, exceptId?: string) {
     .selectFrom('pricing_tiers')
     .select('tier_name')
     .where('min_points', '<=', tier.max_points)
-    .where('max_points', '>=', tier.min_points);
+    .where('max_points', '>=', tier.min_points)
+    // A range over several tiers names the lowest, the same one on both engines.
+    .orderBy('min_points');
   if (exceptId) query = query.where('id', '!=', exceptId);
   const other = await query.executeTakeFirst();
   if (other) throw conflict(`Rentang poin bertabrakan dengan tier "${other.tier_name}"`);

@@ -19,17 +19,24 @@ const tags = ['uploads'];
 
 async function readFile(request: FastifyRequest, field: string): Promise<Buffer> {
   if (!request.isMultipart()) throw new HttpError(415, 'Upload harus berupa multipart/form-data');
-  const file = await request.file({
-    limits: { fileSize: MAX_IMAGE_BYTES, files: 1, fields: 5, parts: 6 },
-  });
-  if (!file) throw new HttpError(422, `File pada field "${field}" harus diisi`);
-  if (file.fieldname !== field) {
-    file.file.resume();
-    throw new HttpError(422, `File harus dikirim pada field "${field}"`);
+  try {
+    const file = await request.file({
+      limits: { fileSize: MAX_IMAGE_BYTES, files: 1, fields: 5, parts: 6 },
+    });
+    if (!file) throw new HttpError(422, `File pada field "${field}" harus diisi`);
+    if (file.fieldname !== field) {
+      file.file.resume();
+      throw new HttpError(422, `File harus dikirim pada field "${field}"`);
+    }
+    const bytes = await file.toBuffer();
+    if (file.file.truncated) throw new HttpError(413, IMAGE_SIZE_MESSAGE);
+    return bytes;
+  } catch (error) {
+    // The multipart parser throws plain errors on a malformed or cut-off body: the sender's fault.
+    if (error instanceof HttpError || (error as { code?: string }).code?.startsWith('FST_'))
+      throw error;
+    throw new HttpError(400, 'Data upload rusak atau tidak lengkap');
   }
-  const bytes = await file.toBuffer();
-  if (file.file.truncated) throw new HttpError(413, IMAGE_SIZE_MESSAGE);
-  return bytes;
 }
 
 export function uploadsRoutes(app: App, { database: { db }, uploadsDir }: AppContext) {
@@ -119,7 +126,7 @@ export function uploadsRoutes(app: App, { database: { db }, uploadsDir }: AppCon
       if (!row || !bytes) throw notFound('File');
       return reply
         .header('Content-Type', row.mime)
-        .header('Content-Security-Policy', "default-src 'none'; sandbox")
+        .header('Content-Security-Policy', "default-src 'none'; frame-ancestors 'none'; sandbox")
         .header('Cache-Control', 'public, max-age=31536000, immutable')
         .send(bytes);
     },

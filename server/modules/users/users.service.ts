@@ -228,6 +228,9 @@ export async function deleteClient(database: DbHandle, actorId: string, id: stri
       'blasts',
       'point_requests',
       'idempotency_keys',
+      'blast_counts',
+      'point_request_counts',
+      'ledger_totals',
     ] as const) {
       await trx.deleteFrom(table).where('user_id', '=', id).execute();
     }

@@ -1,0 +1,90 @@
+// The server as a whole: the placeholder page without a client build, and the OpenAPI document
+// listing every /api route.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startServer, type TestServer } from './test-helpers.ts';
+
+let server: TestServer;
+beforeAll(async () => {
+  server = await startServer();
+});
+afterAll(() => server?.close());
+
+describe('the server', () => {
+  it('serves a placeholder page at / and at deep links when no client is built', async () => {
+    for (const path of ['/', '/blast-results', '/users']) {
+      const response = await fetch(`${server.url}${path}`, { headers: { accept: 'text/html' } });
+      expect(response.status).toBe(200);
+      expect(response.headers.get('content-type')).toContain('text/html');
+      expect(response.headers.get('x-content-type-options')).toBe('nosniff');
+      expect(await response.text()).toContain('Sebar API berjalan');
+    }
+    const api = await server.api('GET', '/api/tidak-ada', { headers: { accept: 'text/html' } });
+    expect(api.status).toBe(404);
+    expect(api.body).toEqual({ detail: 'Tidak ditemukan' });
+  });
+
+  it('answers health with a database round trip', async () => {
+    const health = await server.api('GET', '/api/health');
+    expect(health.status).toBe(200);
+    expect(health.body).toEqual({ status: 'ok', engine: process.env.TEST_DB ?? 'sqlite' });
+  });
+
+  it('publishes an OpenAPI document at /api/docs listing every /api route', async () => {
+    const docs = await server.api('GET', '/api/docs');
+    expect(docs.status).toBe(200);
+    expect(docs.body.openapi).toMatch(/^3\./);
+    const documented = new Set<string>();
+    for (const [path, methods] of Object.entries(docs.body.paths as Record<string, object>)) {
+      for (const method of Object.keys(methods)) documented.add(`${method.toUpperCase()} ${path}`);
+    }
+    const registered = server.routes
+      .filter((r) => r.url.startsWith('/api') && r.url !== '/api/docs' && r.method !== 'HEAD')
+      .map((r) => `${r.method} ${r.url.replace(/:(\w+)/g, '{$1}')}`);
+    expect(registered.length).toBeGreaterThan(30);
+    expect(registered.filter((r) => !documented.has(r))).toEqual([]);
+    // Every call SPEC section 7 lists is among them, under /api.
+    for (const call of [
+      'POST /api/auth/login',
+      'GET /api/admin/dashboard',
+      'GET /api/admin/contacts',
+      'POST /api/admin/contacts',
+      'PUT /api/admin/contacts/{id}',
+      'DELETE /api/admin/contacts/{id}',
+      'GET /api/admin/notes',
+      'POST /api/admin/notes',
+      'PUT /api/admin/notes/{id}',
+      'DELETE /api/admin/notes/{id}',
+      'GET /api/admin/settings',
+      'POST /api/admin/settings',
+      'POST /api/admin/upload-qr',
+      'GET /api/admin/qr-data/{filename}',
+      'GET /api/admin/pricing',
+      'POST /api/admin/pricing',
+      'PUT /api/admin/pricing/{id}',
+      'DELETE /api/admin/pricing/{id}',
+      'GET /api/admin/point-requests',
+      'POST /api/admin/point-requests/{id}/approve',
+      'POST /api/admin/point-requests/{id}/reject',
+      'GET /api/admin/blast-requests',
+      'POST /api/admin/blast-requests/{id}/result',
+      'POST /api/admin/blast-requests/{id}/number-statuses',
+      'GET /api/admin/users',
+      'POST /api/admin/users',
+      'PUT /api/admin/users/{id}',
+      'PUT /api/admin/users/{id}/password',
+      'DELETE /api/admin/users/{id}',
+      'GET /api/client/dashboard',
+      'GET /api/public/settings',
+      'POST /api/upload/image',
+      'POST /api/client/blast-requests',
+      'GET /api/client/contacts',
+      'GET /api/pricing',
+      'POST /api/client/point-requests',
+      'GET /api/client/blast-requests',
+      'GET /api/client/point-requests',
+      'GET /api/client/transactions',
+    ]) {
+      expect(documented, call).toContain(call);
+    }
+  });
+});

@@ -1,0 +1,95 @@
+// Blast creation rules over HTTP: SPEC section 5's checks in their order, the 500 limit on what
+// was entered, and the charge equal to the distinct numbers whatever format each was typed in.
+import fc from 'fast-check';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { checkLedger } from '../../db/ledger-check.ts';
+import { startServer, type TestServer } from '../../test-helpers.ts';
+import { expectCleanError, expectUnchanged } from '../../test-spec.ts';
+
+let server: TestServer;
+let client = { id: '', token: '' };
+beforeAll(async () => {
+  server = await startServer();
+  const created = await server.createClient({ username: 'rina', email: 'rina@sebar.test' });
+  client = { id: created.user.id, token: created.token };
+  const funded = await server.api('PUT', `/api/admin/users/${client.id}`, {
+    token: server.adminToken,
+    body: { username: 'rina', email: 'rina@sebar.test', points: 100_000, is_active: true },
+  });
+  expect(funded.status).toBe(200);
+});
+afterAll(() => server?.close());
+
+const send = (body: unknown) =>
+  server.api('POST', '/api/client/blast-requests', { token: client.token, body });
+const local = (i: number) => `0812${String(i).padStart(8, '0')}`;
+
+describe('blast creation', () => {
+  it("checks in SPEC's order: message, empty list, more than 500 entered, invalid numbers, balance", async () => {
+    const many = Array.from({ length: 501 }, (_, i) => (i % 2 ? 'salah' : local(i)));
+    await expectUnchanged(server.database.db, async () => {
+      for (const [body, detail] of [
+        [{ message: '  ', target_numbers: [] }, 'Pesan blast tidak boleh kosong'],
+        [{ target_numbers: ['abc'] }, 'Pesan blast tidak boleh kosong'],
+        [{ message: 'Halo', target_numbers: [] }, 'Daftar nomor telepon tidak boleh kosong'],
+        [{ message: 'Halo' }, 'Daftar nomor telepon tidak boleh kosong'],
+        [{ message: 'Halo', target_numbers: many }, 'Maksimal 500 nomor kontak per blast'],
+        // 501 entries of one number: the limit counts what was entered.
+        [
+          { message: 'Halo', target_numbers: Array(501).fill(local(1)) },
+          'Maksimal 500 nomor kontak per blast',
+        ],
+        [
+          { message: 'Halo', target_numbers: [local(1), '0812-345', '', '+1 555 0100'] },
+          '3 nomor tidak valid. Mohon perbaiki format nomor',
+        ],
+        [{ message: 'x'.repeat(1001), target_numbers: [local(1)] }, 'Pesan maksimal 1000 karakter'],
+      ] as const) {
+        const answer = await send(body);
+        expectCleanError(answer, 422);
+        expect(answer.body.detail, JSON.stringify(body).slice(0, 80)).toBe(detail);
+      }
+    });
+  });
+
+  it('accepts exactly 500 entered numbers and a 1000-character message', async () => {
+    const numbers = Array.from({ length: 500 }, (_, i) => local(i % 250));
+    const answer = await send({ message: 'y'.repeat(1000), target_numbers: numbers });
+    expect(answer.status).toBe(201);
+    expect(answer.body.points_used).toBe(250);
+    expect(answer.body.message).toHaveLength(1000);
+    expect(await checkLedger(server.database.db)).toEqual([]);
+  });
+
+  it('charges the distinct numbers whatever format each one was typed in', async () => {
+    // Each subscriber number (without prefix) rendered in any SPEC format, with spaces and hyphens.
+    const subscriber = fc
+      .integer({ min: 0, max: 40 })
+      .map((n) => `81${String(n).padStart(8, '0')}`);
+    const rendered = fc.tuple(
+      subscriber,
+      fc.constantFrom('+62', '62', '0', ''),
+      fc.constantFrom('', ' ', '-'),
+    );
+    let balance = (await server.api('GET', '/api/auth/me', { token: client.token })).body.points;
+    await fc.assert(
+      fc.asyncProperty(fc.array(rendered, { minLength: 1, maxLength: 30 }), async (entries) => {
+        const typed = entries.map(([digits, prefix, sep]) =>
+          `${prefix}${digits.slice(0, 3)}${sep}${digits.slice(3, 7)}${sep}${digits.slice(7)}`.trim(),
+        );
+        const distinct = new Set(entries.map(([digits]) => digits));
+        const answer = await send({ message: 'Acak', target_numbers: typed });
+        expect(answer.status, JSON.stringify(answer.body)).toBe(201);
+        expect(answer.body.points_used).toBe(distinct.size);
+        expect(new Set(answer.body.target_numbers)).toEqual(
+          new Set([...distinct].map((d) => `62${d}`)),
+        );
+        balance -= distinct.size;
+        const me = await server.api('GET', '/api/auth/me', { token: client.token });
+        expect(me.body.points).toBe(balance);
+      }),
+      { numRuns: 25, seed: 20251122 },
+    );
+    expect(await checkLedger(server.database.db)).toEqual([]);
+  });
+});

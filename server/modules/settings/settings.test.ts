@@ -1,0 +1,105 @@
+// The settings record over HTTP: required fields, the image switch starting off, and the
+// public copy that clients read.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startServer, type TestServer } from '../../test-helpers.ts';
+import { expectCleanError, expectSpecFields, expectUnchanged } from '../../test-spec.ts';
+
+let server: TestServer;
+let admin = '';
+let client = '';
+beforeAll(async () => {
+  server = await startServer();
+  admin = server.adminToken;
+  client = (await server.createClient()).token;
+});
+afterAll(() => server?.close());
+
+const VALID = {
+  account_number: '0987654321',
+  account_name: 'PT Sebar Pesan',
+  bank_name: 'Mandiri',
+  barcode_url: null,
+  qr_code_file: null,
+  qr_data_url: null,
+};
+
+describe('settings', () => {
+  it('starts empty with allow_images false, for the admin and for clients', async () => {
+    const empty = {
+      account_number: '',
+      account_name: '',
+      bank_name: '',
+      barcode_url: null,
+      qr_code_file: null,
+      qr_data_url: null,
+      allow_images: false,
+    };
+    for (const [url, token] of [
+      ['/api/admin/settings', admin],
+      ['/api/public/settings', client],
+      ['/api/public/settings', admin],
+    ] as const) {
+      const answer = await server.api('GET', url, { token });
+      expect(answer.status).toBe(200);
+      expectSpecFields(answer.body, 'settings');
+      expect(answer.body).toEqual(empty);
+    }
+  });
+
+  it('saves (allow_images defaulting to false) and clients read the same record', async () => {
+    const saved = await server.api('POST', '/api/admin/settings', { token: admin, body: VALID });
+    expect(saved.status).toBe(200);
+    expectSpecFields(saved.body, 'settings');
+    expect(saved.body).toEqual({ ...VALID, allow_images: false });
+    const qr = 'data:image/png;base64,iVBORw0KGgo=';
+    const on = await server.api('POST', '/api/admin/settings', {
+      token: admin,
+      body: { ...VALID, qr_data_url: qr, qr_code_file: '/uploads/x.png', allow_images: true },
+    });
+    expect(on.body).toMatchObject({ allow_images: true, qr_data_url: qr });
+    const seen = await server.api('GET', '/api/public/settings', { token: client });
+    expect(seen.body).toEqual(on.body);
+    // Saving again without the switch turns images off again: the form always sends it.
+    const off = await server.api('POST', '/api/admin/settings', { token: admin, body: VALID });
+    expect(off.body.allow_images).toBe(false);
+    expect(off.body.qr_data_url).toBeNull();
+  });
+
+  it('requires account number, account name and bank name, with Indonesian messages', async () => {
+    await expectUnchanged(server.database.db, async () => {
+      for (const [field, detail] of [
+        ['account_number', 'Nomor rekening harus diisi'],
+        ['account_name', 'Nama pemilik rekening harus diisi'],
+        ['bank_name', 'Nama bank harus diisi'],
+      ] as const) {
+        for (const value of ['', '   ']) {
+          const answer = await server.api('POST', '/api/admin/settings', {
+            token: admin,
+            body: { ...VALID, [field]: value },
+          });
+          expectCleanError(answer, 422);
+          expect(answer.body.detail).toBe(detail);
+          expect(answer.body.errors[0].field).toBe(field);
+        }
+        const rest = Object.fromEntries(Object.entries(VALID).filter(([key]) => key !== field));
+        const missing = await server.api('POST', '/api/admin/settings', {
+          token: admin,
+          body: rest,
+        });
+        expectCleanError(missing, 422);
+        expect(missing.body.detail).toBe(`${field} harus diisi`);
+        const nulled = await server.api('POST', '/api/admin/settings', {
+          token: admin,
+          body: { ...VALID, [field]: null },
+        });
+        expect(nulled.body.detail).toBe(`${field} harus diisi`);
+      }
+      expectCleanError(
+        await server.api('POST', '/api/admin/settings', { token: client, body: VALID }),
+        403,
+      );
+      expectCleanError(await server.api('GET', '/api/admin/settings', { token: client }), 403);
+      expectCleanError(await server.api('GET', '/api/public/settings'), 401);
+    });
+  });
+});

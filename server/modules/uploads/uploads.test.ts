@@ -1,0 +1,264 @@
+// Uploads over HTTP: PNG, JPEG and GIF are recognised by their bytes, re-encoded and served with
+// their real type; anything else and anything over 5 MB is refused; the QR as inline data.
+import sharp from 'sharp';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startServer, type TestServer } from '../../test-helpers.ts';
+import { expectCleanError, expectSpecFields, expectUnchanged } from '../../test-spec.ts';
+
+let server: TestServer;
+let admin = '';
+let client = '';
+beforeAll(async () => {
+  server = await startServer();
+  admin = server.adminToken;
+  client = (await server.createClient()).token;
+});
+afterAll(() => server?.close());
+
+const square = (color: string) =>
+  sharp({ create: { width: 16, height: 12, channels: 3, background: color } });
+
+async function upload(
+  route: string,
+  token: string | null,
+  field: string,
+  bytes: Buffer,
+  name = 'gambar.png',
+  type = 'image/png',
+) {
+  const form = new FormData();
+  form.append(field, new Blob([new Uint8Array(bytes)], { type }), name);
+  const response = await fetch(`${server.url}${route}`, {
+    method: 'POST',
+    headers: token ? { authorization: `Bearer ${token}` } : {},
+    body: form,
+  });
+  return { status: response.status, body: await response.json(), headers: response.headers };
+}
+
+async function fetchFile(url: string) {
+  const response = await fetch(`${server.url}${url}`);
+  return {
+    status: response.status,
+    headers: response.headers,
+    bytes: Buffer.from(await response.arrayBuffer()),
+  };
+}
+
+describe('image uploads', () => {
+  it('accepts PNG, JPEG and GIF, re-encodes them and serves them with their real type', async () => {
+    const script = Buffer.from('<script>alert(1)</script>');
+    const cases = [
+      ['image/png', await square('#ff0000').png().toBuffer(), 'a.png'],
+      ['image/jpeg', await square('#00ff00').jpeg().toBuffer(), 'a.jpg'],
+      ['image/gif', await square('#0000ff').gif().toBuffer(), 'a.gif'],
+    ] as const;
+    for (const [mime, image, name] of cases) {
+      // A valid image with a script appended, sent under a lying name and type.
+      const answer = await upload(
+        '/api/upload/image',
+        client,
+        'image',
+        Buffer.concat([image, script]),
+        `${name}.html`,
+        'text/html',
+      );
+      expect(answer.status, JSON.stringify(answer.body)).toBe(200);
+      expectSpecFields(answer.body, 'imageUpload');
+      expect(answer.body.url).toMatch(/^\/uploads\/[0-9a-f-]{36}\.(png|jpg|gif)$/);
+      const served = await fetchFile(answer.body.url);
+      expect(served.status).toBe(200);
+      expect(served.headers.get('content-type')).toBe(mime);
+      expect(served.headers.get('x-content-type-options')).toBe('nosniff');
+      expect(served.bytes.includes(script)).toBe(false);
+      const meta = await sharp(served.bytes).metadata();
+      expect([meta.width, meta.height]).toEqual([16, 12]);
+    }
+  });
+
+  it('refuses anything that is not a PNG, JPEG or GIF by its bytes', async () => {
+    const svg = Buffer.from(
+      '<svg xmlns="http://www.w3.org/2000/svg"><script>alert(1)</script></svg>',
+    );
+    const webp = await square('#123456').webp().toBuffer();
+    const truncated = (await square('#654321').png().toBuffer()).subarray(0, 40);
+    await expectUnchanged(server.database.db, async () => {
+      for (const [bytes, name, type] of [
+        [Buffer.from('bukan gambar'), 'a.png', 'image/png'],
+        [svg, 'a.svg', 'image/svg+xml'],
+        [webp, 'a.png', 'image/png'],
+        [Buffer.from('%PDF-1.4\n'), 'a.pdf', 'application/pdf'],
+      ] as const) {
+        const answer = await upload('/api/upload/image', client, 'image', bytes, name, type);
+        expectCleanError(answer, 422);
+        expect(answer.body.detail).toBe('File harus berupa gambar (PNG, JPG, GIF)');
+      }
+      expectCleanError(await upload('/api/upload/image', client, 'image', truncated), 422);
+    });
+  });
+
+  it('answers 413 for a file over 5 MB and accepts one of exactly 5 MB', async () => {
+    const png = await square('#abcdef').png().toBuffer();
+    await expectUnchanged(server.database.db, async () => {
+      const over = Buffer.concat([png, Buffer.alloc(5_242_881 - png.length)]);
+      const answer = await upload('/api/upload/image', client, 'image', over);
+      expectCleanError(answer, 413);
+      expect(answer.body.detail).toBe('Ukuran file maksimal 5MB');
+      const qr = await upload('/api/admin/upload-qr', admin, 'file', over);
+      expectCleanError(qr, 413);
+      expect(qr.body.detail).toBe('Ukuran file maksimal 5MB');
+    });
+    // Exactly the limit is allowed (trailing bytes after the PNG end are dropped by re-encoding).
+    const exact = Buffer.concat([png, Buffer.alloc(5_242_880 - png.length)]);
+    const answer = await upload('/api/upload/image', client, 'image', exact);
+    expect(answer.status, JSON.stringify(answer.body)).toBe(200);
+    expect((await fetchFile(answer.body.url)).bytes.length).toBeLessThan(10_000);
+  });
+
+  it('refuses a missing file, the wrong field, a non-multipart body and callers without a token', async () => {
+    const png = await square('#111111').png().toBuffer();
+    await expectUnchanged(server.database.db, async () => {
+      expectCleanError(await upload('/api/upload/image', client, 'file', png), 422);
+      expectCleanError(await upload('/api/admin/upload-qr', admin, 'image', png), 422);
+      expectCleanError(await upload('/api/upload/image', null, 'image', png), 401);
+      expectCleanError(await upload('/api/admin/upload-qr', client, 'file', png), 403);
+      const json = await server.api('POST', '/api/upload/image', {
+        token: client,
+        body: { image: 'data:image/png;base64,AAAA' },
+      });
+      expectCleanError(json);
+      const empty = await fetch(`${server.url}/api/upload/image`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${client}` },
+        body: new FormData(),
+      });
+      expect(empty.status).toBeGreaterThanOrEqual(400);
+      expect(empty.status).toBeLessThan(500);
+    });
+    expectCleanError(await server.api('GET', '/uploads/../../etc/passwd'), 404);
+    expectCleanError(await server.api('GET', '/uploads/tidak-ada.png'), 404);
+  });
+});
+
+describe('the QR code', () => {
+  it('upload-qr answers file_url and data_url; qr-data serves it to the admin', async () => {
+    const png = await square('#222222').png().toBuffer();
+    const answer = await upload('/api/admin/upload-qr', admin, 'file', png);
+    expect(answer.status).toBe(200);
+    expectSpecFields(answer.body, 'qrUpload');
+    expect(answer.body.file_url).toMatch(/^\/uploads\/[0-9a-f-]{36}\.png$/);
+    expect(answer.body.data_url).toMatch(/^data:image\/png;base64,[A-Za-z0-9+/=]+$/);
+    const stored = await fetchFile(answer.body.file_url);
+    expect(answer.body.data_url).toBe(`data:image/png;base64,${stored.bytes.toString('base64')}`);
+    const filename = answer.body.file_url.split('/').pop();
+    const data = await server.api('GET', `/api/admin/qr-data/${filename}`, { token: admin });
+    expect(data.status).toBe(200);
+    expect(data.body).toEqual({ data_url: answer.body.data_url });
+  });
+
+  it('a client gets only the QR that the settings currently name', async () => {
+    const first = await upload(
+      '/api/admin/upload-qr',
+      admin,
+      'file',
+      await square('#333333').png().toBuffer(),
+    );
+    const second = await upload(
+      '/api/admin/upload-qr',
+      admin,
+      'file',
+      await square('#444444').png().toBuffer(),
+    );
+    const clientImage = await upload(
+      '/api/upload/image',
+      client,
+      'image',
+      await square('#555555').png().toBuffer(),
+    );
+    const name = (url: string) => url.split('/').pop();
+    const asClient = (file: string) =>
+      server.api('GET', `/api/admin/qr-data/${file}`, { token: client });
+
+    expectCleanError(await asClient(name(first.body.file_url)!), 404);
+    const saved = await server.api('POST', '/api/admin/settings', {
+      token: admin,
+      body: {
+        account_number: '123',
+        account_name: 'PT Sebar',
+        bank_name: 'BCA',
+        barcode_url: first.body.file_url,
+        qr_code_file: first.body.file_url,
+        qr_data_url: first.body.data_url,
+        allow_images: false,
+      },
+    });
+    expect(saved.status).toBe(200);
+    expect(saved.body.qr_code_file).toBe(first.body.file_url);
+    const mine = await asClient(name(first.body.file_url)!);
+    expect(mine.status).toBe(200);
+    expect(mine.body.data_url).toBe(first.body.data_url);
+    for (const other of [
+      name(second.body.file_url)!,
+      name(clientImage.body.url)!,
+      '..%2F..%2Fsebar.sqlite',
+      'tidak-ada.png',
+    ]) {
+      const refused = await asClient(other);
+      expectCleanError(refused, 404);
+    }
+    // The admin may read any stored image, never a name that is not an upload.
+    expect(
+      (
+        await server.api('GET', `/api/admin/qr-data/${name(second.body.file_url)}`, {
+          token: admin,
+        })
+      ).status,
+    ).toBe(200);
+    expectCleanError(
+      await server.api('GET', '/api/admin/qr-data/..%2F..%2Fsebar.sqlite', { token: admin }),
+      404,
+    );
+    expectCleanError(
+      await server.api('GET', `/api/admin/qr-data/${name(first.body.file_url)}`),
+      401,
+    );
+  });
+});
+
+describe('a blast image', () => {
+  it('is refused while images are off, accepted when on, and must be our own upload', async () => {
+    const image = await upload(
+      '/api/upload/image',
+      client,
+      'image',
+      await square('#666666').png().toBuffer(),
+    );
+    const send = (image_url: string | null) =>
+      server.api('POST', '/api/client/blast-requests', {
+        token: client,
+        body: { message: 'Gambar', target_numbers: ['081234567890'], image_url },
+      });
+    const off = await send(image.body.url);
+    expectCleanError(off, 422);
+    expect(off.body.detail).toBe('Upload gambar untuk blast sedang tidak diizinkan');
+    const settings = await server.api('GET', '/api/admin/settings', { token: admin });
+    await server.api('POST', '/api/admin/settings', {
+      token: admin,
+      body: { ...settings.body, allow_images: true },
+    });
+    expect(
+      (await server.api('GET', '/api/public/settings', { token: client })).body.allow_images,
+    ).toBe(true);
+    for (const url of [
+      'https://evil.test/a.png',
+      '/uploads/00000000-0000-4000-8000-000000000000.png',
+    ]) {
+      const refused = await send(url);
+      expectCleanError(refused, 422);
+    }
+    // Not enough points is still the answer for a valid image: the image check passed.
+    const valid = await send(image.body.url);
+    expectCleanError(valid, 409);
+    expect(valid.body.detail).toContain('Poin Tidak Cukup');
+  });
+});

@@ -1,0 +1,273 @@
+// Client accounts over HTTP: create, edit (balance adjustments in the ledger), deactivate,
+// password change and delete, each with what it does to sign-in and existing tokens.
+import { sql } from 'kysely';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { checkLedger } from '../../db/ledger-check.ts';
+import { startServer, type TestServer } from '../../test-helpers.ts';
+import { expectCleanError, expectSpecFields } from '../../test-spec.ts';
+
+let server: TestServer;
+let admin = '';
+beforeAll(async () => {
+  server = await startServer();
+  admin = server.adminToken;
+});
+afterAll(() => server?.close());
+
+const MISSING_ID = '00000000-0000-4000-8000-000000000000';
+
+async function createUser(username: string, email: string, password = 'rahasia-klien') {
+  const answer = await server.api('POST', '/api/admin/users', {
+    token: admin,
+    body: { username, email, password, role: 'client' },
+  });
+  expect(answer.status, JSON.stringify(answer.body)).toBe(201);
+  return answer.body;
+}
+
+const signIn = (email: string, password: string) =>
+  server.api('POST', '/api/auth/login', { body: { email, password } });
+
+const edit = (id: string, body: Record<string, unknown>) =>
+  server.api('PUT', `/api/admin/users/${id}`, { token: admin, body });
+
+describe('client accounts', () => {
+  it('creates a client with SPEC fields; role defaults to client; email is unique', async () => {
+    const created = await server.api('POST', '/api/admin/users', {
+      token: admin,
+      body: { username: ' ani ', email: 'Ani@Sebar.Test', password: 'rahasia' },
+    });
+    expect(created.status).toBe(201);
+    expectSpecFields(created.body, 'clientUser');
+    expect(created.body).toMatchObject({
+      username: 'ani',
+      email: 'ani@sebar.test',
+      points: 0,
+      is_active: true,
+      role: 'client',
+    });
+    for (const email of ['ani@sebar.test', 'ANI@sebar.test', 'admin@sebar.test']) {
+      const again = await server.api('POST', '/api/admin/users', {
+        token: admin,
+        body: { username: 'lagi', email, password: 'rahasia' },
+      });
+      expectCleanError(again, 409);
+      expect(again.body.detail).toBe('Email sudah terdaftar');
+    }
+    const list = await server.api('GET', '/api/admin/users', { token: admin });
+    expect(list.body.items.map((u: any) => u.email)).toEqual(['ani@sebar.test']);
+    // The list holds clients only, never the administrator.
+    expect(list.body.summary.total_clients).toBe(1);
+  });
+
+  it('edits username, email, points (adjustment entries) and refuses a taken email', async () => {
+    const user = await createUser('dedi', 'dedi@sebar.test');
+    const other = await createUser('eka', 'eka@sebar.test');
+    const up = await edit(user.id, {
+      username: 'Dedi S',
+      email: 'dedi.s@sebar.test',
+      points: 50,
+      is_active: true,
+    });
+    expect(up.status).toBe(200);
+    expectSpecFields(up.body, 'clientUser');
+    expect(up.body).toMatchObject({ username: 'Dedi S', email: 'dedi.s@sebar.test', points: 50 });
+    const down = await edit(user.id, {
+      username: 'Dedi S',
+      email: 'dedi.s@sebar.test',
+      points: 20,
+      is_active: true,
+    });
+    expect(down.body.points).toBe(20);
+    // Same points: no entry at all.
+    await edit(user.id, {
+      username: 'Dedi',
+      email: 'dedi.s@sebar.test',
+      points: 20,
+      is_active: true,
+    });
+
+    const session = await signIn('dedi.s@sebar.test', 'rahasia-klien');
+    expect(session.status).toBe(200);
+    const history = await server.api('GET', '/api/client/transactions', {
+      token: session.body.access_token,
+    });
+    expect(
+      history.body.items.map((t: any) => [t.type, t.amount, t.delta, t.balance_after]),
+    ).toEqual([
+      ['adjustment', -30, -30, 20],
+      ['adjustment', 50, 50, 50],
+    ]);
+    expect(history.body.summary).toMatchObject({
+      total_adjustment: 20,
+      count: 2,
+      current_points: 20,
+    });
+
+    const taken = await edit(user.id, {
+      username: 'Dedi',
+      email: 'EKA@sebar.test',
+      points: 20,
+      is_active: true,
+    });
+    expectCleanError(taken, 409);
+    expect(taken.body.detail).toBe('Email sudah terdaftar');
+    expect(other.email).toBe('eka@sebar.test');
+    expect(await checkLedger(server.database.db)).toEqual([]);
+  });
+
+  it('deactivation blocks sign-in and revokes tokens; reactivation allows a new sign-in', async () => {
+    const user = await createUser('fajar', 'fajar@sebar.test');
+    const session = await signIn('fajar@sebar.test', 'rahasia-klien');
+    const token = session.body.access_token;
+    expect((await server.api('GET', '/api/auth/me', { token })).status).toBe(200);
+    const off = await edit(user.id, {
+      username: 'fajar',
+      email: 'fajar@sebar.test',
+      points: 0,
+      is_active: false,
+    });
+    expect(off.body.is_active).toBe(false);
+    expectCleanError(await server.api('GET', '/api/auth/me', { token }), 401);
+    expectCleanError(await server.api('GET', '/api/client/dashboard', { token }), 401);
+    const refused = await signIn('fajar@sebar.test', 'rahasia-klien');
+    expectCleanError(refused, 403);
+    expect(refused.body.detail).toBe('Akun Anda tidak aktif. Hubungi admin.');
+    // A wrong password on an inactive account still says only "wrong".
+    expect((await signIn('fajar@sebar.test', 'salah-salah')).body.detail).toBe(
+      'Email atau password salah',
+    );
+
+    await edit(user.id, {
+      username: 'fajar',
+      email: 'fajar@sebar.test',
+      points: 0,
+      is_active: true,
+    });
+    expectCleanError(await server.api('GET', '/api/auth/me', { token }), 401);
+    const again = await signIn('fajar@sebar.test', 'rahasia-klien');
+    expect(again.status).toBe(200);
+    expect(
+      (await server.api('GET', '/api/auth/me', { token: again.body.access_token })).status,
+    ).toBe(200);
+  });
+
+  it('a password change revokes old tokens; only the new password works', async () => {
+    const user = await createUser('gita', 'gita@sebar.test', 'lama-123');
+    const old = (await signIn('gita@sebar.test', 'lama-123')).body.access_token;
+    const short = await server.api('PUT', `/api/admin/users/${user.id}/password`, {
+      token: admin,
+      body: { new_password: '12345' },
+    });
+    expectCleanError(short, 422);
+    expect(short.body.detail).toBe('Password minimal 6 karakter');
+    const changed = await server.api('PUT', `/api/admin/users/${user.id}/password`, {
+      token: admin,
+      body: { new_password: 'baru-456' },
+    });
+    expect(changed.status).toBe(200);
+    expect(changed.body.detail).toBe('Password klien berhasil diperbarui');
+    expectCleanError(await server.api('GET', '/api/auth/me', { token: old }), 401);
+    expectCleanError(await signIn('gita@sebar.test', 'lama-123'), 401);
+    const fresh = await signIn('gita@sebar.test', 'baru-456');
+    expect(fresh.status).toBe(200);
+    expect(
+      (await server.api('GET', '/api/auth/me', { token: fresh.body.access_token })).status,
+    ).toBe(200);
+  });
+
+  it("delete removes the client's blasts, requests and ledger; its token stops working", async () => {
+    await server.api('POST', '/api/admin/pricing', {
+      token: admin,
+      body: { tier_name: 'Dasar', min_points: 1, max_points: 1000, price_per_point: 600 },
+    });
+    const client = await server.createClient({ username: 'hadi' });
+    const request = await server.api('POST', '/api/client/point-requests', {
+      token: client.token,
+      body: { points_requested: 10, amount_paid: 6000, payment_proof_url: null },
+    });
+    await server.api('POST', `/api/admin/point-requests/${request.body.id}/approve`, {
+      token: admin,
+    });
+    await server.api('POST', '/api/client/point-requests', {
+      token: client.token,
+      body: { points_requested: 5, amount_paid: 3000, payment_proof_url: null },
+    });
+    const blast = await server.api('POST', '/api/client/blast-requests', {
+      token: client.token,
+      body: { message: 'Halo', target_numbers: ['081234567890', '081234567891'] },
+      headers: { 'Idempotency-Key': 'hapus-1' },
+    });
+    expect(blast.status).toBe(201);
+
+    const deleted = await server.api('DELETE', `/api/admin/users/${client.user.id}`, {
+      token: admin,
+    });
+    expect(deleted.status).toBe(200);
+    expect(deleted.body.detail).toBe('Klien hadi berhasil dihapus');
+
+    const db = server.database.db;
+    const count = async (table: string, where = sql`user_id = ${client.user.id}`) =>
+      Number(
+        (
+          await sql<{
+            n: number;
+          }>`select count(*) as n from ${sql.table(table)} where ${where}`.execute(db)
+        ).rows[0]!.n,
+      );
+    for (const table of ['point_transactions', 'blasts', 'point_requests', 'idempotency_keys'])
+      expect(await count(table), table).toBe(0);
+    expect(await count('blast_numbers', sql`blast_id = ${blast.body.id}`)).toBe(0);
+    expect(await count('users', sql`id = ${client.user.id}`)).toBe(0);
+    const audit = await sql<{
+      before_json: string;
+    }>`select before_json from audit_log where action = 'user.delete' and target_id = ${client.user.id}`.execute(
+      db,
+    );
+    expect(JSON.parse(audit.rows[0]!.before_json)).toMatchObject({
+      username: 'hadi',
+      points_forfeited: 8,
+    });
+    expect(await checkLedger(db)).toEqual([]);
+
+    expectCleanError(await server.api('GET', '/api/auth/me', { token: client.token }), 401);
+    expectCleanError(await signIn(client.user.email, client.password), 401);
+    for (const id of [client.user.id, MISSING_ID]) {
+      const again = await server.api('DELETE', `/api/admin/users/${id}`, { token: admin });
+      expectCleanError(again, 404);
+      expect(again.body.detail).toBe('Klien tidak ditemukan');
+      expectCleanError(
+        await edit(id, { username: 'x', email: 'x@sebar.test', points: 1, is_active: true }),
+        404,
+      );
+      expectCleanError(
+        await server.api('PUT', `/api/admin/users/${id}/password`, {
+          token: admin,
+          body: { new_password: 'rahasia-baru' },
+        }),
+        404,
+      );
+    }
+    const dashboard = await server.api('GET', '/api/admin/dashboard', { token: admin });
+    expect(dashboard.body.pending_points).toBe(0);
+    expect(dashboard.body.pending_blasts).toBe(0);
+  });
+
+  it('lists clients newest first, 5 per page, with server-side stats', async () => {
+    const page = await server.api('GET', '/api/admin/users', { token: admin });
+    expect(page.body.page_size).toBe(5);
+    expect(page.body.items).toHaveLength(5);
+    const all = await server.api('GET', '/api/admin/users?page_size=100', { token: admin });
+    const items = all.body.items;
+    expect(all.body.total).toBe(items.length);
+    const created = items.map((u: any) => u.created_at);
+    expect(created).toEqual([...created].sort().reverse());
+    const total = items.reduce((n: number, u: any) => n + u.points, 0);
+    expect(all.body.summary).toEqual({
+      total_clients: items.length,
+      active_clients: items.filter((u: any) => u.is_active).length,
+      total_points: total,
+      average_points: Math.round(total / items.length),
+    });
+  });
+});
