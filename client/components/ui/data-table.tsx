@@ -52,7 +52,8 @@ export function DataTable<Row>({
         ? 'empty'
         : 'rows';
   return (
-    <div className={cn('w-full overflow-x-auto rounded-lg border bg-card', className)}>
+    // relative: visually hidden (absolute) text in a cell is clipped here, not widening the page.
+    <div className={cn('relative w-full overflow-x-auto rounded-lg border bg-card', className)}>
       <table className="w-full caption-bottom text-sm" aria-busy={state === 'loading' || undefined}>
         <caption className="sr-only">{label}</caption>
         <thead className="bg-muted/60">

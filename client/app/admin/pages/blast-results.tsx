@@ -1,6 +1,261 @@
-// Placeholder for the Hasil Blast WhatsApp screen; replaced by the screen's owner.
+// Hasil Blast (/blast-results): every client's blasts, 5 per page, with detail, result entry,
+// re-edit (after a confirmation) and reject.
+import {
+  BarChart3,
+  CheckCircle2,
+  Clock,
+  Eye,
+  ImageIcon,
+  ListChecks,
+  Pencil,
+  Percent,
+  Send,
+  XCircle,
+} from 'lucide-react';
+import { useState } from 'react';
+import type { Blast } from '../../../../common/blasts.ts';
+import { Badge } from '../../../components/ui/badge.tsx';
+import { Button } from '../../../components/ui/button.tsx';
+import { ConfirmDialog } from '../../../components/ui/confirm-dialog.tsx';
+import { DataTable, type DataTableColumn } from '../../../components/ui/data-table.tsx';
+import { EmptyState } from '../../../components/ui/empty-state.tsx';
 import { PageHeader } from '../../../components/ui/page-header.tsx';
+import { Pagination } from '../../../components/ui/pagination.tsx';
+import { StatCard } from '../../../components/ui/stat-card.tsx';
+import { toastError, toastSuccess } from '../../../components/ui/toast.ts';
+import {
+  BLASTS_PAGE_SIZE,
+  useAdminBlasts,
+  useRejectBlast,
+} from '../../../features/blasts/admin-api.ts';
+import {
+  AdminBlastDetailDialog,
+  BlastStatusBadge,
+} from '../../../features/blasts/admin-blast-detail.tsx';
+import { AdminBlastResultDialog } from '../../../features/blasts/admin-blast-result.tsx';
+import { formatDateTime, formatNumber } from '../../../lib/format.ts';
+import { failureText, useLoadErrorToast } from '../feedback.ts';
+import { compact, DateTimeCell } from '../table-cells.tsx';
+import { useClampedPage } from '../use-clamped-page.ts';
+
+const PREVIEW_LENGTH = 60;
+const preview = (message: string) =>
+  message.length > PREVIEW_LENGTH ? `${message.slice(0, PREVIEW_LENGTH)}...` : message;
+
+function ResultCell({ blast }: { blast: Blast }) {
+  switch (blast.status) {
+    case 'completed':
+      return (
+        <ul className="grid gap-0.5 whitespace-nowrap text-xs">
+          <li className="text-primary">✓ {formatNumber(blast.successful_count)} berhasil</li>
+          <li className="text-destructive">✗ {formatNumber(blast.failed_count)} gagal</li>
+          <li className="text-warning">{formatNumber(blast.no_wa_count)} tidak ada WA</li>
+        </ul>
+      );
+    case 'pending':
+      return (
+        <span className="whitespace-nowrap text-xs text-muted-foreground">Belum ada hasil</span>
+      );
+    case 'rejected':
+      return <span className="whitespace-nowrap text-xs text-destructive">Ditolak admin</span>;
+    case 'cancelled':
+      return (
+        <span className="whitespace-nowrap text-xs text-muted-foreground">Dibatalkan klien</span>
+      );
+  }
+}
 
 export default function AdminBlastResultsPage() {
-  return <PageHeader title="Hasil Blast WhatsApp" />;
+  const [page, setPage] = useState(1);
+  const blasts = useAdminBlasts(page);
+  const reject = useRejectBlast();
+  useLoadErrorToast(blasts, 'Gagal memuat blast requests');
+  useClampedPage(page, setPage, blasts.data, BLASTS_PAGE_SIZE);
+  const [detail, setDetail] = useState<Blast | null>(null);
+  const [resultFor, setResultFor] = useState<Blast | null>(null);
+  const [confirmEdit, setConfirmEdit] = useState<Blast | null>(null);
+  const [rejecting, setRejecting] = useState<Blast | null>(null);
+  const summary = blasts.data?.summary;
+  const count = (n: number | undefined) => (n === undefined ? '-' : formatNumber(n));
+
+  const onReject = async () => {
+    if (!rejecting) return;
+    try {
+      await reject.mutateAsync(rejecting.id);
+      toastSuccess(
+        `Blast request berhasil ditolak. ${formatNumber(rejecting.points_used)} poin dikembalikan ke ${rejecting.username}.`,
+      );
+      setRejecting(null);
+    } catch (error) {
+      toastError(failureText(error, 'Gagal menolak blast request'));
+    }
+  };
+
+  const columns: DataTableColumn<Blast>[] = [
+    {
+      key: 'user',
+      header: 'Username',
+      cell: (b) => (
+        <div className="min-w-28">
+          <p className="font-medium">{b.username}</p>
+          <p className="font-mono text-xs text-muted-foreground" title={b.user_id}>
+            ID: {b.user_id.slice(0, 8)}
+          </p>
+        </div>
+      ),
+    },
+    {
+      key: 'message',
+      header: 'Pesan',
+      cell: (b) => (
+        <div className="grid min-w-40 max-w-64 gap-1">
+          <p className="break-words" title={b.message}>
+            {preview(b.message)}
+          </p>
+          <p className="flex flex-wrap items-center gap-2 text-xs text-muted-foreground">
+            <span>{formatNumber(b.total_numbers)} nomor</span>
+            {b.image_url && (
+              <Badge variant="outline" className="gap-1">
+                <ImageIcon aria-hidden />
+                Ada gambar
+              </Badge>
+            )}
+          </p>
+        </div>
+      ),
+    },
+    {
+      key: 'total',
+      header: 'Total Nomor',
+      cell: (b) => <span className="font-semibold">{formatNumber(b.total_numbers)}</span>,
+      className: 'w-20 whitespace-normal text-center',
+    },
+    { key: 'status', header: 'Status', cell: (b) => <BlastStatusBadge status={b.status} /> },
+    { key: 'result', header: 'Hasil', cell: (b) => <ResultCell blast={b} /> },
+    {
+      key: 'date',
+      header: 'Tanggal',
+      cell: (b) => <DateTimeCell value={b.created_at} />,
+    },
+    {
+      key: 'actions',
+      header: 'Aksi',
+      cell: (b) => (
+        <div className="grid w-32 gap-1.5 [&>button]:w-full [&>button]:justify-start">
+          <Button
+            size="sm"
+            variant="outline"
+            aria-label={`Detail blast ${b.username} ${formatDateTime(b.created_at)}`}
+            onClick={() => setDetail(b)}
+          >
+            <Eye aria-hidden />
+            Detail
+          </Button>
+          {b.status === 'pending' && (
+            <Button size="sm" onClick={() => setResultFor(b)}>
+              <ListChecks aria-hidden />
+              Input Hasil
+            </Button>
+          )}
+          {b.status === 'pending' && (
+            <Button
+              size="sm"
+              variant="outline"
+              className="text-destructive hover:bg-destructive-soft"
+              onClick={() => setRejecting(b)}
+            >
+              <XCircle aria-hidden />
+              Tolak
+            </Button>
+          )}
+          {b.status === 'completed' && (
+            <Button size="sm" variant="secondary" onClick={() => setConfirmEdit(b)}>
+              <Pencil aria-hidden />
+              Edit Hasil
+            </Button>
+          )}
+        </div>
+      ),
+    },
+  ];
+
+  return (
+    <div>
+      <PageHeader
+        title="Hasil Blast WhatsApp"
+        description="Input dan kelola hasil blast WhatsApp klien. Nomor gagal dan tanpa WhatsApp dikembalikan sebagai poin."
+      />
+
+      <section
+        aria-label="Ringkasan blast"
+        className="mb-6 grid grid-cols-2 gap-3 sm:gap-4 xl:grid-cols-4"
+      >
+        <StatCard title="Pending" value={count(summary?.pending)} icon={Clock} tone="warning" />
+        <StatCard
+          title="Selesai"
+          value={count(summary?.completed)}
+          icon={CheckCircle2}
+          tone="primary"
+        />
+        <StatCard title="Total Request" value={count(summary?.total)} icon={Send} tone="info" />
+        <StatCard
+          title="Success Rate"
+          value={summary ? `${summary.success_rate}%` : '-'}
+          description="Blast selesai dari semua request"
+          icon={Percent}
+          tone="neutral"
+        />
+      </section>
+
+      <DataTable
+        label="Daftar blast request"
+        columns={compact(columns)}
+        rows={blasts.data?.items}
+        rowKey={(b) => b.id}
+        loading={blasts.isPending}
+        error={blasts.isError && !blasts.data}
+        errorText="Gagal memuat blast requests"
+        onRetry={() => void blasts.refetch()}
+        empty={<EmptyState icon={BarChart3} title="Belum ada blast request" />}
+      />
+      <Pagination
+        page={page}
+        total={blasts.data?.total ?? 0}
+        pageSize={BLASTS_PAGE_SIZE}
+        onPageChange={setPage}
+      />
+
+      {detail && (
+        <AdminBlastDetailDialog key={detail.id} blast={detail} onClose={() => setDetail(null)} />
+      )}
+      {resultFor && (
+        <AdminBlastResultDialog
+          key={resultFor.id}
+          blast={resultFor}
+          onClose={() => setResultFor(null)}
+        />
+      )}
+      <ConfirmDialog
+        open={confirmEdit !== null}
+        onOpenChange={(open) => !open && setConfirmEdit(null)}
+        title="Edit Hasil Blast"
+        description="Apakah Anda yakin ingin mengedit hasil blast ini? Perubahan akan mempengaruhi perhitungan refund poin."
+        confirmLabel="Ya, Edit Hasil"
+        variant="default"
+        onConfirm={() => {
+          setResultFor(confirmEdit);
+          setConfirmEdit(null);
+        }}
+      />
+      <ConfirmDialog
+        open={rejecting !== null}
+        onOpenChange={(open) => !open && setRejecting(null)}
+        title="Tolak Blast Request"
+        description={`Apakah Anda yakin ingin menolak blast request dari ${rejecting?.username ?? ''}? Semua ${formatNumber(rejecting?.points_used ?? 0)} poin akan dikembalikan ke klien.`}
+        confirmLabel="Tolak"
+        onConfirm={onReject}
+        loading={reject.isPending}
+      />
+    </div>
+  );
 }

@@ -1,6 +1,257 @@
-// Placeholder for the Notepad Admin screen; replaced by the screen's owner.
+// Notepad (/notes): the admin's notes with create and edit dialogs and a delete confirmation.
+import { NotebookPen, Pencil, Plus, Trash2 } from 'lucide-react';
+import { useState, type FormEvent } from 'react';
+import { NOTE_REQUIRED_MESSAGE, type Note, type NoteInput } from '../../../../common/notes.ts';
+import { Alert } from '../../../components/ui/alert.tsx';
+import { Button } from '../../../components/ui/button.tsx';
+import { ConfirmDialog } from '../../../components/ui/confirm-dialog.tsx';
+import { DataTable, type DataTableColumn } from '../../../components/ui/data-table.tsx';
+import {
+  Dialog,
+  DialogContent,
+  DialogDescription,
+  DialogFooter,
+  DialogHeader,
+  DialogTitle,
+} from '../../../components/ui/dialog.tsx';
+import { EmptyState } from '../../../components/ui/empty-state.tsx';
+import { Input, Textarea } from '../../../components/ui/input.tsx';
+import { Field } from '../../../components/ui/label.tsx';
 import { PageHeader } from '../../../components/ui/page-header.tsx';
+import { toastError, toastSuccess } from '../../../components/ui/toast.ts';
+import {
+  useCreateNote,
+  useDeleteNote,
+  useNotes,
+  useUpdateNote,
+} from '../../../features/notes/api.ts';
+import { errorMessage } from '../../../lib/api-client.ts';
+import { formatDateTime } from '../../../lib/format.ts';
+import { useLoadErrorToast } from '../feedback.ts';
+
+const PREVIEW_LENGTH = 100;
+const preview = (content: string) =>
+  content.length > PREVIEW_LENGTH ? `${content.slice(0, PREVIEW_LENGTH)}...` : content;
+
+interface NoteDialogProps {
+  /** 'create' or the note being edited. */
+  mode: 'create' | Note;
+  open: boolean;
+  onOpenChange: (open: boolean) => void;
+}
+
+/** The create dialog and the edit dialog: the same two fields, a different title and call. */
+function NoteDialog({ mode, open, onOpenChange }: NoteDialogProps) {
+  const create = useCreateNote();
+  const update = useUpdateNote();
+  const editing = mode !== 'create';
+  const prefix = editing ? 'edit-note' : 'new-note';
+  const [title, setTitle] = useState(editing ? mode.title : '');
+  const [content, setContent] = useState(editing ? mode.content : '');
+  const [invalid, setInvalid] = useState(false);
+  const busy = create.isPending || update.isPending;
+
+  const onSubmit = async (event: FormEvent) => {
+    event.preventDefault();
+    const input: NoteInput = { title: title.trim(), content: content.trim() };
+    if (!input.title || !input.content) {
+      setInvalid(true);
+      toastError(NOTE_REQUIRED_MESSAGE);
+      return;
+    }
+    try {
+      if (editing) {
+        await update.mutateAsync({ id: mode.id, input });
+        toastSuccess('Catatan berhasil diperbarui');
+      } else {
+        await create.mutateAsync(input);
+        toastSuccess('Catatan berhasil dibuat');
+      }
+      onOpenChange(false);
+    } catch (error) {
+      toastError(errorMessage(error, editing ? 'Gagal update catatan' : 'Gagal membuat catatan'));
+    }
+  };
+
+  const titleError = invalid && !title.trim() ? NOTE_REQUIRED_MESSAGE : undefined;
+  const contentError = invalid && !content.trim() ? NOTE_REQUIRED_MESSAGE : undefined;
+
+  return (
+    <Dialog open={open} onOpenChange={(next) => !busy && onOpenChange(next)}>
+      <DialogContent className="max-w-2xl">
+        <DialogHeader>
+          <DialogTitle>{editing ? 'Edit Catatan' : 'Tambah Catatan Baru'}</DialogTitle>
+          <DialogDescription>
+            {editing ? 'Ubah judul atau konten catatan.' : 'Tulis catatan baru untuk admin.'}
+          </DialogDescription>
+        </DialogHeader>
+        <form onSubmit={onSubmit} noValidate className="grid gap-4">
+          {invalid && (titleError || contentError) && (
+            <Alert variant="destructive">{NOTE_REQUIRED_MESSAGE}</Alert>
+          )}
+          <Field id={`${prefix}-title`} label="Judul" required>
+            <Input
+              id={`${prefix}-title`}
+              value={title}
+              maxLength={200}
+              placeholder="Judul catatan"
+              aria-invalid={!!titleError}
+              onChange={(event) => setTitle(event.target.value)}
+            />
+          </Field>
+          <Field id={`${prefix}-content`} label="Konten" required>
+            <Textarea
+              id={`${prefix}-content`}
+              value={content}
+              rows={10}
+              placeholder="Tulis isi catatan di sini..."
+              aria-invalid={!!contentError}
+              onChange={(event) => setContent(event.target.value)}
+            />
+          </Field>
+          <DialogFooter>
+            <Button variant="outline" onClick={() => onOpenChange(false)} disabled={busy}>
+              Batal
+            </Button>
+            <Button type="submit" loading={busy}>
+              {editing ? 'Simpan Perubahan' : 'Simpan Catatan'}
+            </Button>
+          </DialogFooter>
+        </form>
+      </DialogContent>
+    </Dialog>
+  );
+}
 
 export default function AdminNotesPage() {
-  return <PageHeader title="Notepad Admin" />;
+  const notes = useNotes();
+  const remove = useDeleteNote();
+  useLoadErrorToast(notes, 'Gagal memuat catatan');
+  const [creating, setCreating] = useState(false);
+  const [editing, setEditing] = useState<Note | null>(null);
+  const [deleting, setDeleting] = useState<Note | null>(null);
+
+  const onDelete = async () => {
+    if (!deleting) return;
+    try {
+      await remove.mutateAsync(deleting.id);
+      toastSuccess(`Catatan "${deleting.title}" berhasil dihapus`);
+      setDeleting(null);
+    } catch (error) {
+      toastError(errorMessage(error, 'Gagal hapus catatan'));
+    }
+  };
+
+  const columns: DataTableColumn<Note>[] = [
+    {
+      key: 'title',
+      header: 'Judul',
+      cell: (n) => <span className="font-medium">{n.title}</span>,
+      className: 'min-w-40',
+    },
+    {
+      key: 'content',
+      header: 'Konten',
+      cell: (n) => (
+        <span className="block min-w-56 max-w-md whitespace-pre-line break-words text-muted-foreground">
+          {preview(n.content)}
+        </span>
+      ),
+    },
+    {
+      key: 'created',
+      header: 'Tanggal Dibuat',
+      cell: (n) => formatDateTime(n.created_at),
+      className: 'whitespace-nowrap',
+    },
+    {
+      key: 'updated',
+      header: 'Terakhir Diubah',
+      cell: (n) => formatDateTime(n.updated_at),
+      className: 'whitespace-nowrap',
+    },
+    {
+      key: 'actions',
+      header: 'Aksi',
+      className: 'w-28 text-right',
+      cell: (n) => (
+        <div className="flex justify-end gap-1">
+          <Button
+            variant="ghost"
+            size="icon-sm"
+            aria-label={`Edit catatan ${n.title}`}
+            onClick={() => setEditing(n)}
+          >
+            <Pencil aria-hidden />
+          </Button>
+          <Button
+            variant="ghost"
+            size="icon-sm"
+            className="text-destructive hover:bg-destructive-soft"
+            aria-label={`Hapus catatan ${n.title}`}
+            onClick={() => setDeleting(n)}
+          >
+            <Trash2 aria-hidden />
+          </Button>
+        </div>
+      ),
+    },
+  ];
+
+  return (
+    <div>
+      <PageHeader
+        title="Notepad Admin"
+        description="Catatan pribadi admin untuk informasi penting dan pengingat."
+        actions={
+          <Button onClick={() => setCreating(true)}>
+            <Plus aria-hidden />
+            Tambah Catatan
+          </Button>
+        }
+      />
+
+      <DataTable
+        label="Daftar catatan"
+        columns={columns}
+        rows={notes.data}
+        rowKey={(n) => n.id}
+        loading={notes.isPending}
+        error={notes.isError}
+        errorText="Gagal memuat catatan"
+        onRetry={() => void notes.refetch()}
+        empty={
+          <EmptyState
+            icon={NotebookPen}
+            title="Belum ada catatan"
+            action={
+              <Button onClick={() => setCreating(true)}>
+                <Plus aria-hidden />
+                Tambah Catatan Pertama
+              </Button>
+            }
+          />
+        }
+      />
+
+      {/* Mounted only while open, so each opening starts from the note's current text. */}
+      {creating && <NoteDialog mode="create" open onOpenChange={setCreating} />}
+      {editing && (
+        <NoteDialog
+          key={editing.id}
+          mode={editing}
+          open
+          onOpenChange={(open) => !open && setEditing(null)}
+        />
+      )}
+      <ConfirmDialog
+        open={deleting !== null}
+        onOpenChange={(open) => !open && setDeleting(null)}
+        title="Hapus Catatan"
+        description={`Apakah Anda yakin ingin menghapus catatan "${deleting?.title ?? ''}"? Tindakan ini tidak dapat dibatalkan.`}
+        onConfirm={onDelete}
+        loading={remove.isPending}
+      />
+    </div>
+  );
 }

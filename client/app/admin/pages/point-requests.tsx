@@ -1,6 +1,193 @@
-// Placeholder for the Form Poin - Request Top-Up screen; replaced by the screen's owner.
+// Form Poin (/point-requests): clients' top-up requests, approved or rejected by the admin.
+import { Check, CheckCircle2, Clock, ExternalLink, Wallet, X, XCircle } from 'lucide-react';
+import { useState } from 'react';
+import type { PointRequest, PointRequestStatus } from '../../../../common/points.ts';
+import { Badge, type BadgeProps } from '../../../components/ui/badge.tsx';
+import { Button } from '../../../components/ui/button.tsx';
+import { DataTable, type DataTableColumn } from '../../../components/ui/data-table.tsx';
+import { EmptyState } from '../../../components/ui/empty-state.tsx';
 import { PageHeader } from '../../../components/ui/page-header.tsx';
+import { Pagination } from '../../../components/ui/pagination.tsx';
+import { StatCard } from '../../../components/ui/stat-card.tsx';
+import { toastError, toastSuccess } from '../../../components/ui/toast.ts';
+import {
+  POINT_REQUESTS_PAGE_SIZE,
+  useAdminPointRequests,
+  useDecidePointRequest,
+} from '../../../features/points/admin-api.ts';
+import { formatNumber, formatRupiah } from '../../../lib/format.ts';
+import { failureText, useLoadErrorToast } from '../feedback.ts';
+import { compact, DateTimeCell } from '../table-cells.tsx';
+import { useClampedPage } from '../use-clamped-page.ts';
+
+const STATUS: Record<PointRequestStatus, { label: string; variant: BadgeProps['variant'] }> = {
+  pending: { label: 'Pending', variant: 'warning' },
+  approved: { label: 'Disetujui', variant: 'success' },
+  rejected: { label: 'Ditolak', variant: 'destructive' },
+};
 
 export default function AdminPointRequestsPage() {
-  return <PageHeader title="Form Poin - Request Top-Up" />;
+  const [page, setPage] = useState(1);
+  const requests = useAdminPointRequests(page);
+  const decide = useDecidePointRequest();
+  useLoadErrorToast(requests, 'Gagal memuat request poin');
+  useClampedPage(page, setPage, requests.data, POINT_REQUESTS_PAGE_SIZE);
+  const summary = requests.data?.summary;
+  const count = (n: number | undefined) => (n === undefined ? '-' : formatNumber(n));
+
+  const onDecide = async (request: PointRequest, action: 'approve' | 'reject') => {
+    try {
+      await decide.mutateAsync({ id: request.id, action });
+      toastSuccess(
+        action === 'approve' ? 'Request poin berhasil diapprove' : 'Request poin berhasil direject',
+      );
+    } catch (error) {
+      toastError(
+        failureText(
+          error,
+          action === 'approve' ? 'Gagal approve request poin' : 'Gagal reject request poin',
+        ),
+      );
+    }
+  };
+
+  const columns: DataTableColumn<PointRequest>[] = [
+    {
+      key: 'user',
+      header: 'Username',
+      cell: (r) => (
+        <div className="min-w-32">
+          <p className="font-medium">{r.username}</p>
+          <p className="font-mono text-xs text-muted-foreground" title={r.user_id}>
+            ID: {r.user_id.slice(0, 8)}
+          </p>
+        </div>
+      ),
+    },
+    {
+      key: 'points',
+      header: 'Poin Diminta',
+      cell: (r) => (
+        <span className="whitespace-nowrap font-semibold">
+          {formatNumber(r.points_requested)} poin
+        </span>
+      ),
+      className: 'whitespace-normal',
+    },
+    {
+      key: 'amount',
+      header: 'Jumlah Bayar (IDR)',
+      cell: (r) => <span className="whitespace-nowrap">{formatRupiah(r.amount_paid)}</span>,
+      className: 'whitespace-normal',
+    },
+    {
+      key: 'status',
+      header: 'Status',
+      cell: (r) => <Badge variant={STATUS[r.status].variant}>{STATUS[r.status].label}</Badge>,
+    },
+    {
+      key: 'date',
+      header: 'Tanggal Request',
+      cell: (r) => <DateTimeCell value={r.created_at} />,
+      className: 'whitespace-normal',
+    },
+    {
+      key: 'proof',
+      header: 'Bukti Transfer',
+      className: 'whitespace-normal',
+      cell: (r) =>
+        r.payment_proof_url ? (
+          <a
+            href={r.payment_proof_url}
+            target="_blank"
+            rel="noopener noreferrer"
+            className="inline-flex items-center gap-1 whitespace-nowrap font-medium text-primary underline-offset-4 hover:underline focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-ring"
+          >
+            Lihat Bukti
+            <ExternalLink aria-hidden className="size-3.5" />
+            <span className="sr-only">(tab baru)</span>
+          </a>
+        ) : (
+          <span className="text-muted-foreground">Tidak ada</span>
+        ),
+    },
+    {
+      key: 'actions',
+      header: 'Aksi',
+      cell: (r) =>
+        r.status === 'pending' ? (
+          <div className="flex gap-2">
+            <Button
+              size="sm"
+              disabled={decide.isPending}
+              aria-label={`Approve request ${formatNumber(r.points_requested)} poin dari ${r.username}`}
+              onClick={() => onDecide(r, 'approve')}
+            >
+              <Check aria-hidden />
+              Approve
+            </Button>
+            <Button
+              size="sm"
+              variant="destructive"
+              disabled={decide.isPending}
+              aria-label={`Reject request ${formatNumber(r.points_requested)} poin dari ${r.username}`}
+              onClick={() => onDecide(r, 'reject')}
+            >
+              <X aria-hidden />
+              Reject
+            </Button>
+          </div>
+        ) : (
+          <span className="whitespace-nowrap text-sm text-muted-foreground">
+            {r.status === 'approved' ? 'Telah diapprove' : 'Telah ditolak'}
+          </span>
+        ),
+    },
+  ];
+
+  return (
+    <div>
+      <PageHeader
+        title="Form Poin - Request Top-Up"
+        description="Periksa bukti transfer lalu approve atau reject request top-up poin klien."
+      />
+
+      <section aria-label="Ringkasan request poin" className="mb-6 grid gap-4 sm:grid-cols-3">
+        <StatCard title="Pending" value={count(summary?.pending)} icon={Clock} tone="warning" />
+        <StatCard
+          title="Disetujui"
+          value={count(summary?.approved)}
+          description={
+            summary ? `${formatNumber(summary.approved_points)} poin disetujui` : undefined
+          }
+          icon={CheckCircle2}
+          tone="primary"
+        />
+        <StatCard
+          title="Ditolak"
+          value={count(summary?.rejected)}
+          icon={XCircle}
+          tone="destructive"
+        />
+      </section>
+
+      <DataTable
+        label="Daftar request top-up poin"
+        columns={compact(columns)}
+        rows={requests.data?.items}
+        rowKey={(r) => r.id}
+        loading={requests.isPending}
+        error={requests.isError && !requests.data}
+        errorText="Gagal memuat request poin"
+        onRetry={() => void requests.refetch()}
+        empty={<EmptyState icon={Wallet} title="Belum ada request poin" />}
+      />
+      <Pagination
+        page={page}
+        total={requests.data?.total ?? 0}
+        pageSize={POINT_REQUESTS_PAGE_SIZE}
+        onPageChange={setPage}
+      />
+    </div>
+  );
 }

@@ -1,6 +1,214 @@
-// Placeholder for the Manajemen Akun Klien screen; replaced by the screen's owner.
+// Akun Klien (/users): client accounts, 5 per page, with create, edit, password and delete.
+import {
+  Coins,
+  KeyRound,
+  Pencil,
+  Trash2,
+  TrendingUp,
+  UserCheck,
+  UserPlus,
+  Users,
+} from 'lucide-react';
+import { useState } from 'react';
+import type { User } from '../../../../common/auth.ts';
+import { Badge } from '../../../components/ui/badge.tsx';
+import { Button } from '../../../components/ui/button.tsx';
+import { ConfirmDialog } from '../../../components/ui/confirm-dialog.tsx';
+import { DataTable, type DataTableColumn } from '../../../components/ui/data-table.tsx';
+import { EmptyState } from '../../../components/ui/empty-state.tsx';
 import { PageHeader } from '../../../components/ui/page-header.tsx';
+import { Pagination } from '../../../components/ui/pagination.tsx';
+import { StatCard } from '../../../components/ui/stat-card.tsx';
+import { toastError, toastSuccess } from '../../../components/ui/toast.ts';
+import { useDeleteUser, USERS_PAGE_SIZE, useUsers } from '../../../features/users/api.ts';
+import {
+  CreateUserDialog,
+  EditUserDialog,
+  PasswordDialog,
+} from '../../../features/users/user-dialogs.tsx';
+import { errorMessage } from '../../../lib/api-client.ts';
+import { formatDate, formatNumber } from '../../../lib/format.ts';
+import { Avatar } from '../../shell/shell-layout.tsx';
+import { useLoadErrorToast } from '../feedback.ts';
+import { useClampedPage } from '../use-clamped-page.ts';
 
 export default function AdminUsersPage() {
-  return <PageHeader title="Manajemen Akun Klien" />;
+  const [page, setPage] = useState(1);
+  const users = useUsers(page);
+  const remove = useDeleteUser();
+  useLoadErrorToast(users, 'Gagal memuat data users');
+  useClampedPage(page, setPage, users.data, USERS_PAGE_SIZE);
+  const [creating, setCreating] = useState(false);
+  const [editing, setEditing] = useState<User | null>(null);
+  const [changingPassword, setChangingPassword] = useState<User | null>(null);
+  const [deleting, setDeleting] = useState<User | null>(null);
+  const stats = users.data?.summary;
+  const figure = (n: number | undefined) => (n === undefined ? '-' : formatNumber(Math.round(n)));
+
+  const onDelete = async () => {
+    if (!deleting) return;
+    try {
+      await remove.mutateAsync(deleting.id);
+      toastSuccess(`Klien ${deleting.username} berhasil dihapus`);
+      setDeleting(null);
+    } catch (error) {
+      toastError(errorMessage(error, 'Gagal hapus user'));
+    }
+  };
+
+  const columns: DataTableColumn<User>[] = [
+    {
+      key: 'username',
+      header: 'Username',
+      cell: (u) => (
+        <div className="flex min-w-36 items-center gap-3">
+          <Avatar name={u.username} className="size-8 text-xs" />
+          <span className="font-medium">{u.username}</span>
+        </div>
+      ),
+    },
+    { key: 'email', header: 'Email', cell: (u) => u.email, className: 'whitespace-nowrap' },
+    {
+      key: 'points',
+      header: 'Poin Tersedia',
+      cell: (u) => <span className="font-semibold">{formatNumber(u.points)} poin</span>,
+      className: 'whitespace-nowrap',
+    },
+    {
+      key: 'status',
+      header: 'Status',
+      cell: (u) =>
+        u.is_active ? (
+          <Badge variant="success">Aktif</Badge>
+        ) : (
+          <Badge variant="secondary">Nonaktif</Badge>
+        ),
+    },
+    {
+      key: 'created',
+      header: 'Tanggal Daftar',
+      cell: (u) => formatDate(u.created_at),
+      className: 'whitespace-nowrap',
+    },
+    {
+      key: 'actions',
+      header: 'Aksi',
+      className: 'w-32 text-right',
+      cell: (u) => (
+        <div className="flex justify-end gap-1">
+          <Button
+            variant="ghost"
+            size="icon-sm"
+            aria-label={`Edit klien ${u.username}`}
+            title="Edit"
+            onClick={() => setEditing(u)}
+          >
+            <Pencil aria-hidden />
+          </Button>
+          <Button
+            variant="ghost"
+            size="icon-sm"
+            aria-label={`Ubah password ${u.username}`}
+            title="Ubah password"
+            onClick={() => setChangingPassword(u)}
+          >
+            <KeyRound aria-hidden />
+          </Button>
+          <Button
+            variant="ghost"
+            size="icon-sm"
+            className="text-destructive hover:bg-destructive-soft"
+            aria-label={`Hapus klien ${u.username}`}
+            title="Hapus"
+            onClick={() => setDeleting(u)}
+          >
+            <Trash2 aria-hidden />
+          </Button>
+        </div>
+      ),
+    },
+  ];
+
+  return (
+    <div>
+      <PageHeader
+        title="Manajemen Akun Klien"
+        description="Kelola akun klien, status dan saldo poin mereka."
+        actions={
+          <Button onClick={() => setCreating(true)}>
+            <UserPlus aria-hidden />
+            Tambah Klien Baru
+          </Button>
+        }
+      />
+
+      <section
+        aria-label="Ringkasan klien"
+        className="mb-6 grid grid-cols-2 gap-3 sm:gap-4 xl:grid-cols-4"
+      >
+        <StatCard
+          title="Total Klien"
+          value={figure(stats?.total_clients)}
+          icon={Users}
+          tone="info"
+        />
+        <StatCard
+          title="Klien Aktif"
+          value={figure(stats?.active_clients)}
+          icon={UserCheck}
+          tone="primary"
+        />
+        <StatCard
+          title="Total Poin"
+          value={figure(stats?.total_points)}
+          icon={Coins}
+          tone="warning"
+        />
+        <StatCard
+          title="Rata-rata Poin"
+          value={figure(stats?.average_points)}
+          icon={TrendingUp}
+          tone="neutral"
+        />
+      </section>
+
+      <DataTable
+        label="Daftar akun klien"
+        columns={columns}
+        rows={users.data?.items}
+        rowKey={(u) => u.id}
+        loading={users.isPending}
+        error={users.isError && !users.data}
+        errorText="Gagal memuat data users"
+        onRetry={() => void users.refetch()}
+        empty={<EmptyState icon={Users} title="Belum ada klien terdaftar" />}
+      />
+      <Pagination
+        page={page}
+        total={users.data?.total ?? 0}
+        pageSize={USERS_PAGE_SIZE}
+        onPageChange={setPage}
+      />
+
+      <CreateUserDialog open={creating} onOpenChange={setCreating} />
+      {editing && (
+        <EditUserDialog key={editing.id} user={editing} onClose={() => setEditing(null)} />
+      )}
+      {changingPassword && (
+        <PasswordDialog
+          key={changingPassword.id}
+          user={changingPassword}
+          onClose={() => setChangingPassword(null)}
+        />
+      )}
+      <ConfirmDialog
+        open={deleting !== null}
+        onOpenChange={(open) => !open && setDeleting(null)}
+        title="Hapus Klien"
+        description={`Apakah Anda yakin ingin menghapus klien ${deleting?.username ?? ''}? Semua data termasuk riwayat blast dan transaksi akan dihapus permanen.`}
+        onConfirm={onDelete}
+        loading={remove.isPending}
+      />
+    </div>
+  );
 }

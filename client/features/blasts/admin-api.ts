@@ -1,0 +1,78 @@
+// The admin's blast requests: a server-paginated list, results, per-number statuses and reject.
+import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import type {
+  Blast,
+  BlastPage,
+  BlastResultInput,
+  BlastStatus,
+  NumberStatus,
+} from '../../../common/blasts.ts';
+import { api } from '../../lib/api-client.ts';
+import { adminDashboardKey } from '../dashboard/admin-api.ts';
+
+/** SPEC: admin blast results, 5 per page. */
+export const BLASTS_PAGE_SIZE = 5;
+export const adminBlastsKey = ['admin', 'blast-requests'] as const;
+
+export function useAdminBlasts(page: number) {
+  return useQuery({
+    queryKey: [...adminBlastsKey, { page, page_size: BLASTS_PAGE_SIZE }],
+    queryFn: ({ signal }) =>
+      api.get<BlastPage>('/admin/blast-requests', {
+        query: { page, page_size: BLASTS_PAGE_SIZE },
+        signal,
+      }),
+    placeholderData: keepPreviousData,
+  });
+}
+
+function useInvalidateBlasts() {
+  const queryClient = useQueryClient();
+  return async () => {
+    await queryClient.invalidateQueries({ queryKey: adminBlastsKey });
+    await queryClient.invalidateQueries({ queryKey: adminDashboardKey });
+  };
+}
+
+export function useSubmitBlastResult() {
+  const invalidate = useInvalidateBlasts();
+  return useMutation({
+    mutationFn: ({ id, input }: { id: string; input: BlastResultInput }) =>
+      api.post<Blast>(`/admin/blast-requests/${id}/result`, input),
+    onSettled: invalidate,
+  });
+}
+
+/** Sends only the changed numbers: index -> status. */
+export function useSaveNumberStatuses() {
+  const invalidate = useInvalidateBlasts();
+  return useMutation({
+    mutationFn: ({ id, changes }: { id: string; changes: Record<string, NumberStatus> }) =>
+      api.post<Blast>(`/admin/blast-requests/${id}/number-statuses`, { number_statuses: changes }),
+    onSettled: invalidate,
+  });
+}
+
+export function useRejectBlast() {
+  const invalidate = useInvalidateBlasts();
+  return useMutation({
+    mutationFn: (id: string) => api.post<Blast>(`/admin/blast-requests/${id}/reject`),
+    onSettled: invalidate,
+  });
+}
+
+/** Admin labels of a blast's status. */
+export const ADMIN_BLAST_STATUS_LABELS: Record<BlastStatus, string> = {
+  pending: 'Pending',
+  completed: 'Selesai',
+  rejected: 'Ditolak',
+  cancelled: 'Dibatalkan',
+};
+
+/** Admin labels of one number's status, in the order the editor offers them. */
+export const ADMIN_NUMBER_STATUS_LABELS: Record<NumberStatus, string> = {
+  pending: 'Menunggu',
+  success: 'Berhasil',
+  failed: 'Gagal',
+  no_wa: 'Tidak ada WA',
+};

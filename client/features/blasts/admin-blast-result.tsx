@@ -1,0 +1,167 @@
+// The 'Input Hasil' / 'Edit Hasil' dialog: three counts and admin notes, with SPEC's sum rules.
+import { useState, type FormEvent } from 'react';
+import { BlastResultSchema, resultSumMessage, type Blast } from '../../../common/blasts.ts';
+import { Alert } from '../../components/ui/alert.tsx';
+import { Button } from '../../components/ui/button.tsx';
+import {
+  Dialog,
+  DialogContent,
+  DialogDescription,
+  DialogFooter,
+  DialogHeader,
+  DialogTitle,
+} from '../../components/ui/dialog.tsx';
+import { Input, Textarea } from '../../components/ui/input.tsx';
+import { Field } from '../../components/ui/label.tsx';
+import { toastError, toastSuccess } from '../../components/ui/toast.ts';
+import { ApiError } from '../../lib/api-client.ts';
+import { formatNumber } from '../../lib/format.ts';
+import { useSubmitBlastResult } from './admin-api.ts';
+
+const SUM_ZERO_MESSAGE = 'Total hasil harus lebih dari 0';
+
+type CountName = 'successful_count' | 'failed_count' | 'no_wa_count';
+const COUNT_FIELDS: { name: CountName; label: string; id: string }[] = [
+  { name: 'successful_count', label: 'Berhasil', id: 'result-success' },
+  { name: 'failed_count', label: 'Gagal', id: 'result-failed' },
+  { name: 'no_wa_count', label: 'Tidak Ada WA', id: 'result-no-wa' },
+];
+
+/** A count as typed: blank is 0 (SPEC); anything else must be a whole number of at least 0. */
+function parseCount(text: string): number | null {
+  const trimmed = text.trim();
+  if (trimmed === '') return 0;
+  const value = Number(trimmed);
+  return Number.isInteger(value) && value >= 0 ? value : null;
+}
+
+export function AdminBlastResultDialog({ blast, onClose }: { blast: Blast; onClose: () => void }) {
+  const submit = useSubmitBlastResult();
+  const total = blast.total_numbers;
+  const editing = blast.status === 'completed';
+  // A new result starts with every number successful; an edit starts from the saved result.
+  const [counts, setCounts] = useState<Record<CountName, string>>(() =>
+    editing
+      ? {
+          successful_count: String(blast.successful_count),
+          failed_count: String(blast.failed_count),
+          no_wa_count: String(blast.no_wa_count),
+        }
+      : { successful_count: String(total), failed_count: '0', no_wa_count: '0' },
+  );
+  const [notes, setNotes] = useState(editing ? (blast.admin_notes ?? '') : '');
+
+  const parsed = {
+    successful_count: parseCount(counts.successful_count),
+    failed_count: parseCount(counts.failed_count),
+    no_wa_count: parseCount(counts.no_wa_count),
+  };
+  const allValid = Object.values(parsed).every((v) => v !== null);
+  const sum =
+    (parsed.successful_count ?? 0) + (parsed.failed_count ?? 0) + (parsed.no_wa_count ?? 0);
+  const over = sum > total;
+  const refund = (parsed.failed_count ?? 0) + (parsed.no_wa_count ?? 0);
+  const canSubmit = allValid && !over && sum > 0;
+
+  const onSubmit = async (event: FormEvent) => {
+    event.preventDefault();
+    if (!canSubmit) return;
+    const input = BlastResultSchema.safeParse({ ...parsed, admin_notes: notes.trim() || null });
+    if (!input.success) {
+      toastError(input.error.issues[0]?.message ?? 'Gagal submit hasil blast');
+      return;
+    }
+    try {
+      await submit.mutateAsync({ id: blast.id, input: input.data });
+      toastSuccess('Hasil blast berhasil disubmit');
+      onClose();
+    } catch (error) {
+      console.error(error);
+      // The server refuses e.g. taking back a refund the client has already spent: say why.
+      const detail = error instanceof ApiError && error.detail ? `: ${error.detail}` : '';
+      toastError(`Gagal submit hasil blast${detail}`);
+    }
+  };
+
+  const sumMessage = resultSumMessage(sum, total);
+  return (
+    <Dialog open onOpenChange={(open) => !open && !submit.isPending && onClose()}>
+      <DialogContent>
+        <DialogHeader>
+          <DialogTitle>{editing ? 'Edit Hasil Blast' : 'Input Hasil Blast'}</DialogTitle>
+          <DialogDescription>
+            Blast dari <span className="font-medium text-foreground">{blast.username}</span> ke{' '}
+            <span className="font-medium text-foreground">{formatNumber(total)} nomor</span>. Nomor
+            gagal dan tanpa WhatsApp dikembalikan sebagai poin.
+          </DialogDescription>
+        </DialogHeader>
+        <form onSubmit={onSubmit} noValidate className="grid gap-4">
+          <div className="grid items-start gap-4 sm:grid-cols-3">
+            {COUNT_FIELDS.map(({ name, label, id }) => {
+              const invalid = over || parsed[name] === null;
+              return (
+                <Field key={name} id={id} label={label}>
+                  <Input
+                    id={id}
+                    type="number"
+                    inputMode="numeric"
+                    min={0}
+                    max={total}
+                    step={1}
+                    value={counts[name]}
+                    aria-invalid={invalid}
+                    aria-describedby="result-sum"
+                    onChange={(event) =>
+                      setCounts((current) => ({ ...current, [name]: event.target.value }))
+                    }
+                  />
+                </Field>
+              );
+            })}
+          </div>
+          <div id="result-sum" data-result-sum="">
+            {!allValid ? (
+              <Alert variant="destructive">Jumlah harus bilangan bulat 0 atau lebih</Alert>
+            ) : over ? (
+              <Alert variant="destructive">{sumMessage}</Alert>
+            ) : sum === 0 ? (
+              <Alert variant="destructive">{SUM_ZERO_MESSAGE}</Alert>
+            ) : sum === total ? (
+              <Alert variant="success">{sumMessage}</Alert>
+            ) : (
+              <Alert variant="warning">{sumMessage}</Alert>
+            )}
+          </div>
+          {allValid && !over && (
+            <p className="text-sm text-muted-foreground" data-result-refund="">
+              Total: <strong className="text-foreground">{formatNumber(sum)}</strong> dari{' '}
+              {formatNumber(total)} nomor · Refund:{' '}
+              <strong className="text-foreground">{formatNumber(refund)} poin</strong>
+              {editing && refund !== blast.refund_points && (
+                <> (sebelumnya {formatNumber(blast.refund_points)} poin)</>
+              )}
+            </p>
+          )}
+          <Field id="result-notes" label="Catatan Admin (opsional)">
+            <Textarea
+              id="result-notes"
+              rows={3}
+              maxLength={5000}
+              placeholder="Catatan untuk hasil blast ini"
+              value={notes}
+              onChange={(event) => setNotes(event.target.value)}
+            />
+          </Field>
+          <DialogFooter>
+            <Button variant="outline" onClick={onClose} disabled={submit.isPending}>
+              Batal
+            </Button>
+            <Button type="submit" disabled={!canSubmit} loading={submit.isPending}>
+              {editing ? 'Simpan Hasil' : 'Submit Hasil'}
+            </Button>
+          </DialogFooter>
+        </form>
+      </DialogContent>
+    </Dialog>
+  );
+}

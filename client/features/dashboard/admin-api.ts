@@ -1,0 +1,13 @@
+// The admin dashboard figures (GET /admin/dashboard).
+import { useQuery } from '@tanstack/react-query';
+import type { AdminDashboard } from '../../../common/dashboard.ts';
+import { api } from '../../lib/api-client.ts';
+
+export const adminDashboardKey = ['admin', 'dashboard'] as const;
+
+export function useAdminDashboard() {
+  return useQuery({
+    queryKey: adminDashboardKey,
+    queryFn: ({ signal }) => api.get<AdminDashboard>('/admin/dashboard', { signal }),
+  });
+}

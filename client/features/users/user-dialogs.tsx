@@ -1,0 +1,313 @@
+// The client-account dialogs of the Akun Klien screen: create, edit and change password.
+import { zodResolver } from '@hookform/resolvers/zod';
+import { Eye, EyeOff } from 'lucide-react';
+import { useState, type ComponentProps } from 'react';
+import { Controller, useForm } from 'react-hook-form';
+import type { User } from '../../../common/auth.ts';
+import {
+  ChangePasswordSchema,
+  CreateUserSchema,
+  UpdateUserSchema,
+  type ChangePassword,
+  type CreateUser,
+  type UpdateUser,
+} from '../../../common/users.ts';
+import { z } from '../../../common/zod.ts';
+import { Button } from '../../components/ui/button.tsx';
+import {
+  Dialog,
+  DialogContent,
+  DialogDescription,
+  DialogFooter,
+  DialogHeader,
+  DialogTitle,
+} from '../../components/ui/dialog.tsx';
+import { Input } from '../../components/ui/input.tsx';
+import { describedBy, Field, Label } from '../../components/ui/label.tsx';
+import { Switch } from '../../components/ui/switch.tsx';
+import { toastError, toastSuccess } from '../../components/ui/toast.ts';
+import { errorMessage } from '../../lib/api-client.ts';
+import { viaForm } from '../../lib/form-schema.ts';
+import { useChangeUserPassword, useCreateUser, useUpdateUser } from './api.ts';
+
+/** A password field with a show/hide button. */
+function PasswordInput({ className, ...props }: ComponentProps<'input'>) {
+  const [shown, setShown] = useState(false);
+  return (
+    <div className="relative">
+      <Input {...props} type={shown ? 'text' : 'password'} className={`pr-11 ${className ?? ''}`} />
+      <button
+        type="button"
+        onClick={() => setShown((value) => !value)}
+        aria-label={shown ? 'Sembunyikan password' : 'Tampilkan password'}
+        aria-pressed={shown}
+        className="absolute inset-y-0 right-0 grid w-11 cursor-pointer place-items-center rounded-r-md text-muted-foreground hover:text-foreground focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-ring"
+      >
+        {shown ? <EyeOff aria-hidden className="size-4" /> : <Eye aria-hidden className="size-4" />}
+      </button>
+    </div>
+  );
+}
+
+interface DialogProps {
+  open: boolean;
+  onOpenChange: (open: boolean) => void;
+}
+
+type CreateForm = z.input<typeof CreateUserSchema>;
+
+export function CreateUserDialog({ open, onOpenChange }: DialogProps) {
+  const create = useCreateUser();
+  const form = useForm<CreateForm, unknown, CreateUser>({
+    resolver: zodResolver(CreateUserSchema),
+    defaultValues: { username: '', email: '', password: '', role: 'client' },
+  });
+  const { errors } = form.formState;
+  const close = (next: boolean) => {
+    if (create.isPending) return;
+    if (!next) form.reset();
+    onOpenChange(next);
+  };
+
+  const onSubmit = form.handleSubmit(async (input) => {
+    try {
+      await create.mutateAsync({ ...input, role: 'client' });
+      toastSuccess('Klien baru berhasil ditambahkan');
+      form.reset();
+      onOpenChange(false);
+    } catch (error) {
+      toastError(errorMessage(error, 'Gagal membuat user'));
+    }
+  });
+
+  return (
+    <Dialog open={open} onOpenChange={close}>
+      <DialogContent>
+        <DialogHeader>
+          <DialogTitle>Tambah Klien Baru</DialogTitle>
+          <DialogDescription>
+            Buat akun klien baru. Klien masuk dengan email dan password ini.
+          </DialogDescription>
+        </DialogHeader>
+        <form onSubmit={onSubmit} noValidate className="grid gap-4">
+          <Field id="new-username" label="Username" error={errors.username?.message} required>
+            <Input
+              id="new-username"
+              autoComplete="off"
+              placeholder="Nama pengguna klien"
+              aria-invalid={!!errors.username}
+              aria-describedby={describedBy('new-username', errors.username?.message)}
+              {...form.register('username')}
+            />
+          </Field>
+          <Field id="new-email" label="Email" error={errors.email?.message} required>
+            <Input
+              id="new-email"
+              type="email"
+              autoComplete="off"
+              placeholder="klien@contoh.com"
+              aria-invalid={!!errors.email}
+              aria-describedby={describedBy('new-email', errors.email?.message)}
+              {...form.register('email')}
+            />
+          </Field>
+          <Field id="new-password" label="Password" error={errors.password?.message} required>
+            <PasswordInput
+              id="new-password"
+              autoComplete="new-password"
+              placeholder="Minimal 6 karakter"
+              aria-invalid={!!errors.password}
+              aria-describedby={describedBy('new-password', errors.password?.message)}
+              {...form.register('password')}
+            />
+          </Field>
+          <DialogFooter>
+            <Button variant="outline" onClick={() => close(false)} disabled={create.isPending}>
+              Batal
+            </Button>
+            <Button type="submit" loading={create.isPending}>
+              Tambah Klien
+            </Button>
+          </DialogFooter>
+        </form>
+      </DialogContent>
+    </Dialog>
+  );
+}
+
+// Points are typed as text; anything that is not a number becomes 0 (SPEC), then the shared
+// schema checks it is a whole number of at least 0.
+const EditFormSchema = viaForm(
+  z
+    .object({ username: z.string(), email: z.string(), points: z.string(), is_active: z.boolean() })
+    .transform((form) => {
+      const points = Number(form.points.trim());
+      return { ...form, points: Number.isNaN(points) ? 0 : points };
+    }),
+  UpdateUserSchema,
+);
+type EditForm = z.input<typeof EditFormSchema>;
+
+export function EditUserDialog({ user, onClose }: { user: User; onClose: () => void }) {
+  const update = useUpdateUser();
+  const form = useForm<EditForm, unknown, UpdateUser>({
+    resolver: zodResolver(EditFormSchema),
+    defaultValues: {
+      username: user.username,
+      email: user.email,
+      points: String(user.points),
+      is_active: user.is_active,
+    },
+  });
+  const { errors } = form.formState;
+
+  const onSubmit = form.handleSubmit(async (input) => {
+    try {
+      await update.mutateAsync({ id: user.id, input });
+      toastSuccess('Data klien berhasil diperbarui');
+      onClose();
+    } catch (error) {
+      toastError(errorMessage(error, 'Gagal update user'));
+    }
+  });
+
+  return (
+    <Dialog open onOpenChange={(next) => !next && !update.isPending && onClose()}>
+      <DialogContent>
+        <DialogHeader>
+          <DialogTitle>Edit Klien</DialogTitle>
+          <DialogDescription>Ubah data akun {user.username}.</DialogDescription>
+        </DialogHeader>
+        <form onSubmit={onSubmit} noValidate className="grid gap-4">
+          <Field id="edit-username" label="Username" error={errors.username?.message} required>
+            <Input
+              id="edit-username"
+              autoComplete="off"
+              aria-invalid={!!errors.username}
+              aria-describedby={describedBy('edit-username', errors.username?.message)}
+              {...form.register('username')}
+            />
+          </Field>
+          <Field id="edit-email" label="Email" error={errors.email?.message} required>
+            <Input
+              id="edit-email"
+              type="email"
+              autoComplete="off"
+              aria-invalid={!!errors.email}
+              aria-describedby={describedBy('edit-email', errors.email?.message)}
+              {...form.register('email')}
+            />
+          </Field>
+          <Field
+            id="edit-points"
+            label="Poin"
+            error={errors.points?.message}
+            hint="Perubahan poin dicatat di riwayat poin klien sebagai penyesuaian admin."
+          >
+            <Input
+              id="edit-points"
+              type="number"
+              inputMode="numeric"
+              min={0}
+              step={1}
+              aria-invalid={!!errors.points}
+              aria-describedby={describedBy(
+                'edit-points',
+                errors.points?.message,
+                'Perubahan poin dicatat di riwayat poin klien sebagai penyesuaian admin.',
+              )}
+              {...form.register('points')}
+            />
+          </Field>
+          <Controller
+            control={form.control}
+            name="is_active"
+            render={({ field }) => (
+              <div className="flex items-center gap-3">
+                <Switch id="edit-active" checked={field.value} onCheckedChange={field.onChange} />
+                <Label htmlFor="edit-active">Akun Aktif</Label>
+              </div>
+            )}
+          />
+          <DialogFooter>
+            <Button variant="outline" onClick={onClose} disabled={update.isPending}>
+              Batal
+            </Button>
+            <Button type="submit" loading={update.isPending}>
+              Simpan Perubahan
+            </Button>
+          </DialogFooter>
+        </form>
+      </DialogContent>
+    </Dialog>
+  );
+}
+
+const PASSWORD_HINT = 'Minimum 6 karakter. Password akan langsung aktif setelah disimpan.';
+
+export function PasswordDialog({ user, onClose }: { user: User; onClose: () => void }) {
+  const change = useChangeUserPassword();
+  const form = useForm<ChangePassword>({
+    resolver: zodResolver(ChangePasswordSchema),
+    defaultValues: { new_password: '' },
+  });
+  const error = form.formState.errors.new_password?.message;
+
+  const onSubmit = form.handleSubmit(async (input) => {
+    try {
+      await change.mutateAsync({ id: user.id, input });
+      toastSuccess('Password klien berhasil diperbarui');
+      form.reset({ new_password: '' });
+      onClose();
+    } catch (failure) {
+      toastError(errorMessage(failure, 'Gagal update password'));
+    }
+  });
+
+  return (
+    <Dialog open onOpenChange={(next) => !next && !change.isPending && onClose()}>
+      <DialogContent>
+        <DialogHeader>
+          <DialogTitle>Ubah Password Klien</DialogTitle>
+          <DialogDescription>Atur password baru untuk akun klien ini.</DialogDescription>
+        </DialogHeader>
+        <dl className="grid gap-2 rounded-lg bg-muted p-3 text-sm" data-password-user="">
+          <div className="flex flex-wrap gap-x-2">
+            <dt className="text-muted-foreground">Username:</dt>
+            <dd className="font-medium">{user.username}</dd>
+          </div>
+          <div className="flex flex-wrap gap-x-2">
+            <dt className="text-muted-foreground">Email:</dt>
+            <dd className="break-all font-medium">{user.email}</dd>
+          </div>
+        </dl>
+        <form onSubmit={onSubmit} noValidate className="grid gap-4">
+          <Field
+            id="new-client-password"
+            label="Password Baru"
+            error={error}
+            hint={PASSWORD_HINT}
+            required
+          >
+            <PasswordInput
+              id="new-client-password"
+              autoComplete="new-password"
+              required
+              aria-invalid={!!error}
+              aria-describedby={describedBy('new-client-password', error, PASSWORD_HINT)}
+              {...form.register('new_password')}
+            />
+          </Field>
+          <DialogFooter>
+            <Button variant="outline" onClick={onClose} disabled={change.isPending}>
+              Batal
+            </Button>
+            <Button type="submit" loading={change.isPending}>
+              Simpan Password
+            </Button>
+          </DialogFooter>
+        </form>
+      </DialogContent>
+    </Dialog>
+  );
+}
