@@ -81,7 +81,7 @@ export default function LoginPage() {
 
   return (
     <div className="flex min-h-screen bg-background">
-      <section className="relative hidden w-1/2 flex-col justify-between overflow-hidden bg-gradient-to-br from-emerald-600 via-green-600 to-teal-700 p-12 text-white lg:flex">
+      <section className="relative hidden w-1/2 flex-col justify-between overflow-hidden bg-gradient-to-br from-emerald-700 via-green-700 to-teal-800 p-12 text-white lg:flex">
         <div className="flex items-center gap-3">
           <span className="grid size-11 place-items-center rounded-xl bg-white/15">
             <MessageCircle aria-hidden className="size-6" />
@@ -105,7 +105,7 @@ export default function LoginPage() {
             ))}
           </ul>
         </div>
-        <p className="text-sm text-white/70">© 2025 Sebar. Hak cipta dilindungi.</p>
+        <p className="text-sm text-white/90">© 2025 Sebar. Hak cipta dilindungi.</p>
         <div
           aria-hidden
           className="pointer-events-none absolute -right-24 -top-24 size-80 rounded-full bg-white/10"
