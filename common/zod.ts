@@ -4,6 +4,8 @@ import { z } from 'zod';
 import id from 'zod/v4/locales/id.js';
 
 z.config(id());
+// In the browser, no `new Function` probe: the strict CSP would report it as a violation.
+z.config({ jitless: typeof window !== 'undefined' });
 // A missing (or null) field is named, instead of zod's "diharapkan string, diterima undefined".
 z.config({
   customError: (issue) =>
