@@ -6,6 +6,8 @@ import SQLite from 'better-sqlite3';
 import pg from 'pg';
 import {
   CompiledQuery,
+  sql,
+  type RawBuilder,
   Kysely,
   PostgresDialect,
   SqliteDialect,
@@ -89,6 +91,19 @@ export function forUpdate<DB, TB extends keyof DB, O>(
   query: SelectQueryBuilder<DB, TB, O>,
 ): SelectQueryBuilder<DB, TB, O> {
   return engine === 'postgres' ? query.forUpdate() : query;
+}
+
+/**
+ * A JSON array of strings as rows (idx from 0, value): many rows in one parameter, which both
+ * engines insert several times faster than a VALUES list of hundreds of parameters.
+ */
+export function jsonArrayRows(
+  engine: Engine,
+  json: string,
+): RawBuilder<{ idx: number; value: string }> {
+  return engine === 'postgres'
+    ? sql`select ord - 1 as idx, value from json_array_elements_text(${json}::json) with ordinality as t(value, ord)`
+    : sql`select key as idx, value from json_each(${json})`;
 }
 
 /** Deadlock, serialization failure or a busy SQLite file: the whole transaction may be retried. */

@@ -4,10 +4,12 @@ import { sql } from 'kysely';
 import type { DbHandle } from './connection.ts';
 import * as initial from './migrations/001-initial.ts';
 import * as listSpeed from './migrations/002-list-speed.ts';
+import * as counterIndexes from './migrations/003-counter-indexes.ts';
 
 export const MIGRATIONS: [string, typeof initial][] = [
   ['001-initial', initial],
   ['002-list-speed', listSpeed],
+  ['003-counter-indexes', counterIndexes],
 ];
 
 /** Applies `migrations` (all of them unless a test asks for the first few). */

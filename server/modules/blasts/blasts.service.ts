@@ -14,7 +14,7 @@ import {
 } from '../../../common/blasts.ts';
 import type { PageQuery } from '../../../common/pagination.ts';
 import { analyzeNumbers } from '../../../common/phone.ts';
-import { forUpdate, now, type DbHandle, transact } from '../../db/connection.ts';
+import { forUpdate, jsonArrayRows, now, type DbHandle, transact } from '../../db/connection.ts';
 import { blastCounts, countBlast, pageWindow } from '../../db/counters.ts';
 import type { BlastsTable, Database } from '../../db/schema.ts';
 import { conflict, HttpError, notFound } from '../../plugins/errors.ts';
@@ -109,22 +109,30 @@ export async function listBlasts(
   let items = blastsQuery(db);
   if (filter.userId) items = items.where('b.user_id', '=', filter.userId);
   if (filter.status) items = items.where('b.status', '=', filter.status);
-  const counts = await blastCounts(db, filter.userId);
+  const read = async ({ reverse, offset, limit }: ReturnType<typeof pageWindow>) => {
+    const order = reverse ? 'asc' : 'desc';
+    const rows = await items
+      .orderBy('b.created_at', order)
+      .orderBy('b.id', order)
+      .limit(limit)
+      .offset(offset)
+      .execute();
+    return reverse ? rows.reverse() : rows;
+  };
+  // The first page is the newest rows whatever the total, so it is read alongside the counts.
+  const [counts, firstPage] = await Promise.all([
+    blastCounts(db, filter.userId),
+    page === 1 ? read(pageWindow(1, page_size, Infinity)) : null,
+  ]);
   const total = counts.pending + counts.completed + counts.rejected + counts.cancelled;
   const summary = {
     ...counts,
     total,
     success_rate: total ? Math.round((counts.completed / total) * 100) : 0,
   };
-  const window = pageWindow(page, page_size, filter.status ? summary[filter.status] : total);
-  const order = window.reverse ? 'asc' : 'desc';
-  const rows = await items
-    .orderBy('b.created_at', order)
-    .orderBy('b.id', order)
-    .limit(window.limit)
-    .offset(window.offset)
-    .execute();
-  if (window.reverse) rows.reverse();
+  const rows =
+    firstPage ??
+    (await read(pageWindow(page, page_size, filter.status ? summary[filter.status] : total)));
   return {
     items: await withNumbers(db, rows),
     total: filter.status ? summary[filter.status] : total,
@@ -231,7 +239,10 @@ export async function createBlast(
       number,
       status: 'pending' as const,
     }));
-    await trx.insertInto('blast_numbers').values(numbers).execute();
+    // One JSON parameter instead of a VALUES list of up to 2,000 parameters.
+    const rows = jsonArrayRows(database.engine, JSON.stringify(analysis.unique));
+    await sql`insert into blast_numbers (blast_id, idx, number, status)
+      select ${id}, n.idx, n.value, 'pending' from (${rows}) as n`.execute(trx);
     const body = toBlast({ ...row, username: owner.username }, numbers);
     if (idempotencyKey) {
       await trx

@@ -92,7 +92,21 @@ export async function listPointRequests(
   let items = requestsQuery(database);
   if (filter.userId) items = items.where('r.user_id', '=', filter.userId);
   if (filter.status) items = items.where('r.status', '=', filter.status);
-  const counts = await pointRequestCounts(database.db, filter.userId);
+  const read = async ({ reverse, offset, limit }: ReturnType<typeof pageWindow>) => {
+    const order = reverse ? 'asc' : 'desc';
+    const rows = await items
+      .orderBy('r.created_at', order)
+      .orderBy('r.id', order)
+      .limit(limit)
+      .offset(offset)
+      .execute();
+    return reverse ? rows.reverse() : rows;
+  };
+  // The first page is the newest rows whatever the total, so it is read alongside the counts.
+  const [counts, firstPage] = await Promise.all([
+    pointRequestCounts(database.db, filter.userId),
+    page === 1 ? read(pageWindow(1, page_size, Infinity)) : null,
+  ]);
   const summary = {
     pending: counts.pending.n,
     approved: counts.approved.n,
@@ -102,15 +116,7 @@ export async function listPointRequests(
   const total = filter.status
     ? summary[filter.status]
     : summary.pending + summary.approved + summary.rejected;
-  const window = pageWindow(page, page_size, total);
-  const order = window.reverse ? 'asc' : 'desc';
-  const rows = await items
-    .orderBy('r.created_at', order)
-    .orderBy('r.id', order)
-    .limit(window.limit)
-    .offset(window.offset)
-    .execute();
-  if (window.reverse) rows.reverse();
+  const rows = firstPage ?? (await read(pageWindow(page, page_size, total)));
   return { items: rows, total, page, page_size, summary };
 }
 

@@ -4,6 +4,7 @@ import type { User } from '../../../common/auth.ts';
 import type { PageQuery } from '../../../common/pagination.ts';
 import type { ChangePassword, CreateUser, UpdateUser, UserPage } from '../../../common/users.ts';
 import { forUpdate, now, type DbHandle, transact } from '../../db/connection.ts';
+import { pageWindow } from '../../db/counters.ts';
 import type { UsersTable } from '../../db/schema.ts';
 import { hashPassword } from '../../plugins/auth.ts';
 import { conflict, notFound } from '../../plugins/errors.ts';
@@ -72,23 +73,24 @@ export async function listClients(
   { page, page_size }: PageQuery,
 ): Promise<UserPage> {
   const clients = db.selectFrom('users').where('role', '=', 'client');
-  const [rows, stats] = await Promise.all([
-    clients
-      .selectAll()
-      .orderBy('created_at', 'desc')
-      .orderBy('id', 'desc')
-      .limit(page_size)
-      .offset((page - 1) * page_size)
-      .execute(),
-    clients
-      .select((eb) => [
-        eb.fn.countAll<number>().as('total'),
-        eb.fn.sum<number>('is_active').as('active'),
-        eb.fn.sum<number>('points').as('points'),
-      ])
-      .executeTakeFirstOrThrow(),
-  ]);
+  const stats = await clients
+    .select((eb) => [
+      eb.fn.countAll<number>().as('total'),
+      eb.fn.sum<number>('is_active').as('active'),
+      eb.fn.sum<number>('points').as('points'),
+    ])
+    .executeTakeFirstOrThrow();
   const total = Number(stats.total);
+  const window = pageWindow(page, page_size, total);
+  const order = window.reverse ? 'asc' : 'desc';
+  const rows = await clients
+    .selectAll()
+    .orderBy('created_at', order)
+    .orderBy('id', order)
+    .limit(window.limit)
+    .offset(window.offset)
+    .execute();
+  if (window.reverse) rows.reverse();
   const totalPoints = Number(stats.points ?? 0);
   return {
     items: rows.map(toUser),
