@@ -723,6 +723,13 @@ async function main() {
     { cwd: ROOT, stdio: 'inherit' },
   );
   if (build.status !== 0) throw new Error('vite build failed');
+  // As `npm run build` does: the .br/.gz copies the server sends instead of the plain files.
+  const compress = spawnSync(
+    'node',
+    ['--import', 'tsx', 'scripts/compress-assets.ts', path.join(WORK, 'client')],
+    { cwd: ROOT, stdio: 'inherit' },
+  );
+  if (compress.status !== 0) throw new Error('compressing the browser app failed');
   for (const [i, engine] of ENGINES.entries()) {
     await benchEngine(engine, browser && i === 0);
   }

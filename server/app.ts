@@ -173,7 +173,13 @@ export async function buildApp(
 async function serveClient(app: App, clientDir: string) {
   const index = path.join(clientDir, 'index.html');
   if (fs.existsSync(index)) {
-    await app.register(fastifyStatic, { root: clientDir, wildcard: false, index: false });
+    await app.register(fastifyStatic, {
+      root: clientDir,
+      wildcard: false,
+      index: false,
+      // scripts/compress-assets.ts writes .br and .gz beside each asset at build time.
+      preCompressed: true,
+    });
   }
   app.setNotFoundHandler((request, reply) => {
     const wantsPage =
