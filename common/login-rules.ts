@@ -1,6 +1,9 @@
 // The sign-in field rules without zod, so the sign-in page stays small; LoginSchema says the same.
 
-export const LOGIN_MESSAGES = { email: 'Email harus diisi', password: 'Password harus diisi' } as const;
+export const LOGIN_MESSAGES = {
+  email: 'Email harus diisi',
+  password: 'Password harus diisi',
+} as const;
 
 export type LoginField = keyof typeof LOGIN_MESSAGES;
 

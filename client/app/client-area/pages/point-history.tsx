@@ -1,6 +1,161 @@
-// Placeholder for the History Poin screen; replaced by the screen's owner.
+// History Poin (/point-history): the balance, the server's totals and the ledger, 5 per page, each
+// entry with its signed change and the balance it left (balance_after).
+import { ArrowDownRight, ArrowUpRight, Coins, History, RotateCcw, Wallet } from 'lucide-react';
+import { useState } from 'react';
+import {
+  TRANSACTION_LABELS,
+  type Transaction,
+  type TransactionType,
+} from '../../../../common/points.ts';
+import { Badge, type BadgeProps } from '../../../components/ui/badge.tsx';
+import { DataTable, type DataTableColumn } from '../../../components/ui/data-table.tsx';
+import { EmptyState } from '../../../components/ui/empty-state.tsx';
 import { PageHeader } from '../../../components/ui/page-header.tsx';
+import { Pagination } from '../../../components/ui/pagination.tsx';
+import { StatCard } from '../../../components/ui/stat-card.tsx';
+import { useMe } from '../../../features/auth/api.ts';
+import {
+  CLIENT_PAGE_SIZE,
+  useSyncBalance,
+  useTransactions,
+} from '../../../features/points/client-api.ts';
+import { cn } from '../../../lib/cn.ts';
+import { formatDateTime, formatNumber } from '../../../lib/format.ts';
+import { useConsoleError } from '../../../lib/use-console-error.ts';
+
+const TYPE_VARIANT: Record<TransactionType, BadgeProps['variant']> = {
+  topup: 'success',
+  usage: 'destructive',
+  refund: 'warning',
+  adjustment: 'secondary',
+};
+
+const signed = (delta: number) =>
+  delta > 0 ? `+${formatNumber(delta)}` : delta < 0 ? `-${formatNumber(-delta)}` : '0';
+
+const columns: DataTableColumn<Transaction>[] = [
+  {
+    key: 'date',
+    header: 'Tanggal',
+    className: 'whitespace-nowrap',
+    cell: (entry) => formatDateTime(entry.created_at),
+  },
+  {
+    key: 'type',
+    header: 'Tipe',
+    cell: (entry) => (
+      <Badge variant={TYPE_VARIANT[entry.type]} data-transaction-type={entry.type}>
+        {TRANSACTION_LABELS[entry.type]}
+      </Badge>
+    ),
+  },
+  {
+    key: 'description',
+    header: 'Deskripsi',
+    className: 'min-w-56',
+    cell: (entry) => entry.description,
+  },
+  {
+    key: 'amount',
+    header: 'Jumlah',
+    className: 'whitespace-nowrap text-right',
+    cell: (entry) => (
+      <span
+        className={cn(
+          'font-semibold',
+          entry.delta > 0 ? 'text-primary' : entry.delta < 0 ? 'text-destructive' : undefined,
+        )}
+        data-transaction-delta=""
+      >
+        {signed(entry.delta)}
+      </span>
+    ),
+  },
+  {
+    key: 'balance',
+    header: 'Saldo',
+    className: 'whitespace-nowrap text-right',
+    cell: (entry) => (
+      <span className="font-medium" data-transaction-balance="">
+        {formatNumber(entry.balance_after)}
+      </span>
+    ),
+  },
+];
 
 export default function PointHistoryPage() {
-  return <PageHeader title="History Poin" />;
+  const [page, setPage] = useState(1);
+  const me = useMe();
+  const transactions = useTransactions(page);
+  // A failed load is logged only (SPEC); the list then shows its empty state.
+  useConsoleError(transactions.error, 'riwayat poin');
+  const summary = transactions.data?.summary;
+  useSyncBalance(summary?.current_points, transactions.dataUpdatedAt);
+  const balance = summary?.current_points ?? me.data?.points ?? 0;
+
+  return (
+    <div className="grid grid-cols-1 gap-6">
+      <PageHeader
+        className="mb-0"
+        title="History Poin"
+        description="Semua perubahan poin Anda: top up, penggunaan untuk blast dan refund."
+      />
+
+      <section className="flex items-center gap-4 rounded-2xl bg-gradient-to-br from-emerald-600 via-green-600 to-teal-700 p-6 text-white shadow-sm">
+        <span className="grid size-12 shrink-0 place-items-center rounded-xl bg-white/15">
+          <Wallet aria-hidden className="size-6" />
+        </span>
+        <div>
+          <p className="text-sm text-white/85">Saldo Poin Saat Ini</p>
+          <p className="text-3xl font-bold" data-history-balance="">
+            {formatNumber(balance)} poin
+          </p>
+        </div>
+      </section>
+
+      <section aria-label="Ringkasan poin" className="grid gap-4 sm:grid-cols-2 xl:grid-cols-4">
+        <StatCard
+          title="Total Top Up"
+          value={formatNumber(summary?.total_topup ?? 0)}
+          icon={ArrowUpRight}
+          tone="primary"
+        />
+        <StatCard
+          title="Total Terpakai"
+          value={formatNumber(summary?.total_usage ?? 0)}
+          icon={ArrowDownRight}
+          tone="destructive"
+        />
+        <StatCard
+          title="Total Refund"
+          value={formatNumber(summary?.total_refund ?? 0)}
+          icon={RotateCcw}
+          tone="warning"
+        />
+        <StatCard
+          title="Jumlah Transaksi"
+          value={formatNumber(summary?.count ?? 0)}
+          icon={Coins}
+          tone="neutral"
+        />
+      </section>
+
+      <div className="grid grid-cols-1 gap-2">
+        <DataTable
+          label="Riwayat transaksi poin"
+          columns={columns}
+          rows={transactions.data?.items}
+          rowKey={(entry) => entry.id}
+          loading={transactions.isPending}
+          empty={<EmptyState icon={History} title="Belum ada transaksi poin" />}
+        />
+        <Pagination
+          page={page}
+          total={transactions.data?.total ?? 0}
+          pageSize={CLIENT_PAGE_SIZE}
+          onPageChange={setPage}
+        />
+      </div>
+    </div>
+  );
 }

@@ -1,6 +1,156 @@
-// Placeholder for the Riwayat Top Up screen; replaced by the screen's owner.
+// Riwayat Top Up (/topup-history): the client's top-up requests, 5 per page from the server, with
+// the server's counts on the cards.
+import { CircleCheck, CircleX, Clock, Coins, ExternalLink, Receipt } from 'lucide-react';
+import { useState } from 'react';
+import { Link } from 'react-router';
+import type { PointRequest, PointRequestStatus } from '../../../../common/points.ts';
+import { Badge, type BadgeProps } from '../../../components/ui/badge.tsx';
+import { Button } from '../../../components/ui/button.tsx';
+import { DataTable, type DataTableColumn } from '../../../components/ui/data-table.tsx';
+import { EmptyState } from '../../../components/ui/empty-state.tsx';
 import { PageHeader } from '../../../components/ui/page-header.tsx';
+import { Pagination } from '../../../components/ui/pagination.tsx';
+import { StatCard } from '../../../components/ui/stat-card.tsx';
+import {
+  CLIENT_PAGE_SIZE,
+  CLIENT_POINT_REQUEST_LABELS,
+  useClientPointRequests,
+} from '../../../features/points/client-api.ts';
+import { formatDateTime, formatNumber, formatRupiah } from '../../../lib/format.ts';
+import { useConsoleError } from '../../../lib/use-console-error.ts';
+
+const STATUS_VARIANT: Record<PointRequestStatus, BadgeProps['variant']> = {
+  pending: 'warning',
+  approved: 'success',
+  rejected: 'destructive',
+};
+
+const columns: DataTableColumn<PointRequest>[] = [
+  {
+    key: 'date',
+    header: 'Tanggal Request',
+    className: 'whitespace-nowrap',
+    cell: (request) => formatDateTime(request.created_at),
+  },
+  {
+    key: 'points',
+    header: 'Poin',
+    className: 'text-right',
+    cell: (request) => (
+      <span className="font-medium">{formatNumber(request.points_requested)}</span>
+    ),
+  },
+  {
+    key: 'amount',
+    header: 'Jumlah Bayar',
+    className: 'whitespace-nowrap text-right',
+    cell: (request) => formatRupiah(request.amount_paid),
+  },
+  {
+    key: 'status',
+    header: 'Status',
+    cell: (request) => (
+      <Badge variant={STATUS_VARIANT[request.status]} data-request-status={request.status}>
+        {CLIENT_POINT_REQUEST_LABELS[request.status]}
+      </Badge>
+    ),
+  },
+  {
+    key: 'processed',
+    header: 'Tanggal Diproses',
+    className: 'whitespace-nowrap',
+    cell: (request) => formatDateTime(request.processed_at),
+  },
+  {
+    key: 'proof',
+    header: 'Bukti Transfer',
+    className: 'whitespace-nowrap',
+    cell: (request) =>
+      request.payment_proof_url ? (
+        <a
+          href={request.payment_proof_url}
+          target="_blank"
+          rel="noopener noreferrer"
+          className="inline-flex items-center gap-1 font-medium text-primary underline-offset-4 hover:underline focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-ring"
+        >
+          Lihat Bukti
+          <ExternalLink aria-hidden className="size-3.5" />
+          <span className="sr-only"> (tab baru)</span>
+        </a>
+      ) : (
+        <span className="text-muted-foreground">Tidak ada</span>
+      ),
+  },
+];
 
 export default function TopupHistoryPage() {
-  return <PageHeader title="Riwayat Top Up" />;
+  const [page, setPage] = useState(1);
+  const requests = useClientPointRequests(page);
+  // A failed load is logged only (SPEC); the list then shows its empty state.
+  useConsoleError(requests.error, 'riwayat top-up');
+  const summary = requests.data?.summary;
+
+  return (
+    <div className="grid grid-cols-1 gap-6">
+      <PageHeader
+        className="mb-0"
+        title="Riwayat Top Up"
+        description="Semua request top-up poin Anda beserta statusnya."
+      />
+
+      <section aria-label="Ringkasan top-up" className="grid gap-4 sm:grid-cols-2 xl:grid-cols-4">
+        <StatCard
+          title="Menunggu"
+          value={formatNumber(summary?.pending ?? 0)}
+          icon={Clock}
+          tone="warning"
+        />
+        <StatCard
+          title="Disetujui"
+          value={formatNumber(summary?.approved ?? 0)}
+          icon={CircleCheck}
+          tone="primary"
+        />
+        <StatCard
+          title="Ditolak"
+          value={formatNumber(summary?.rejected ?? 0)}
+          icon={CircleX}
+          tone="destructive"
+        />
+        <StatCard
+          title="Total Poin Disetujui"
+          value={formatNumber(summary?.approved_points ?? 0)}
+          icon={Coins}
+          tone="info"
+        />
+      </section>
+
+      <div className="grid grid-cols-1 gap-2">
+        <DataTable
+          label="Riwayat request top-up"
+          columns={columns}
+          rows={requests.data?.items}
+          rowKey={(request) => request.id}
+          loading={requests.isPending}
+          empty={
+            <EmptyState
+              icon={Receipt}
+              title="Belum ada history top-up"
+              action={
+                <Button asChild size="sm">
+                  <Link to="/topup">Top Up Poin</Link>
+                </Button>
+              }
+            />
+          }
+        />
+        <Pagination
+          page={page}
+          total={requests.data?.total ?? 0}
+          pageSize={CLIENT_PAGE_SIZE}
+          onPageChange={setPage}
+        />
+      </div>
+    </div>
+  );
 }

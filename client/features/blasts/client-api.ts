@@ -1,0 +1,86 @@
+// The client's blasts: create (image first), the paginated list, one blast, and cancel.
+import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import type {
+  Blast,
+  BlastPage,
+  BlastStatus,
+  CreateBlast,
+  NumberStatus,
+} from '../../../common/blasts.ts';
+import type { z } from '../../../common/zod.ts';
+import type { ImageUploadSchema } from '../../../common/settings.ts';
+import { api } from '../../lib/api-client.ts';
+import { meQueryKey } from '../auth/api.ts';
+
+export const CLIENT_PAGE_SIZE = 5;
+const blastsKey = ['client', 'blast-requests'] as const;
+
+/** Client labels of a blast's status (SPEC: Menunggu, Selesai, Ditolak; cancel: Dibatalkan). */
+export const CLIENT_BLAST_STATUS_LABELS: Record<BlastStatus, string> = {
+  pending: 'Menunggu',
+  completed: 'Selesai',
+  rejected: 'Ditolak',
+  cancelled: 'Dibatalkan',
+};
+
+/** Client labels of one number's status. */
+export const CLIENT_NUMBER_STATUS_LABELS: Record<NumberStatus, string> = {
+  pending: 'Menunggu',
+  success: 'Berhasil',
+  failed: 'Gagal',
+  no_wa: 'No WA',
+};
+
+export function useClientBlasts(page: number) {
+  return useQuery({
+    queryKey: [...blastsKey, { page, page_size: CLIENT_PAGE_SIZE }],
+    queryFn: ({ signal }) =>
+      api.get<BlastPage>('/client/blast-requests', {
+        query: { page, page_size: CLIENT_PAGE_SIZE },
+        signal,
+      }),
+    placeholderData: keepPreviousData,
+  });
+}
+
+export function useClientBlast(id: string | null) {
+  return useQuery({
+    queryKey: [...blastsKey, id],
+    queryFn: ({ signal }) => api.get<Blast>(`/client/blast-requests/${id}`, { signal }),
+    enabled: id !== null,
+  });
+}
+
+export function uploadBlastImage(file: File) {
+  const body = new FormData();
+  body.append('image', file);
+  return api.post<z.infer<typeof ImageUploadSchema>>('/upload/image', body);
+}
+
+/** Every client list and figure, and the balance in the shell. */
+function invalidateClientData(queryClient: ReturnType<typeof useQueryClient>) {
+  return Promise.all([
+    queryClient.invalidateQueries({ queryKey: meQueryKey }),
+    queryClient.invalidateQueries({ queryKey: ['client'] }),
+  ]);
+}
+
+export function useCreateBlast() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    // The key makes a repeated delivery of the same submission charge once.
+    mutationFn: ({ input, idempotencyKey }: { input: CreateBlast; idempotencyKey: string }) =>
+      api.post<Blast>('/client/blast-requests', input, {
+        headers: { 'Idempotency-Key': idempotencyKey },
+      }),
+    onSuccess: () => invalidateClientData(queryClient),
+  });
+}
+
+export function useCancelBlast() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: (id: string) => api.post<Blast>(`/client/blast-requests/${id}/cancel`),
+    onSuccess: () => invalidateClientData(queryClient),
+  });
+}

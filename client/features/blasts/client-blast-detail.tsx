@@ -1,0 +1,203 @@
+// The client's blast detail dialog: facts, message, each number's real status, the progress
+// summary, and the cancel action (full refund) while the blast is still pending.
+import type { ReactNode } from 'react';
+import { useState } from 'react';
+import type { Blast, NumberStatus } from '../../../common/blasts.ts';
+import { Button } from '../../components/ui/button.tsx';
+import { ConfirmDialog } from '../../components/ui/confirm-dialog.tsx';
+import {
+  Dialog,
+  DialogContent,
+  DialogDescription,
+  DialogFooter,
+  DialogHeader,
+  DialogTitle,
+  DialogClose,
+} from '../../components/ui/dialog.tsx';
+import { Alert } from '../../components/ui/alert.tsx';
+import { PageSpinner } from '../../components/ui/spinner.tsx';
+import { toastError, toastSuccess } from '../../components/ui/toast.ts';
+import { errorMessage } from '../../lib/api-client.ts';
+import { cn } from '../../lib/cn.ts';
+import { formatDateTime, formatNumber } from '../../lib/format.ts';
+import { useCancelBlast, useClientBlast } from './client-api.ts';
+import { BlastStatusBadge, NumberStatusBadge } from './client-blast-status.tsx';
+
+export interface ClientBlastDetailProps {
+  /** The blast shown; null closes the dialog. */
+  blastId: string | null;
+  onClose: () => void;
+}
+
+export function ClientBlastDetail({ blastId, onClose }: ClientBlastDetailProps) {
+  const blast = useClientBlast(blastId);
+  return (
+    <Dialog open={blastId !== null} onOpenChange={(open) => !open && onClose()}>
+      <DialogContent className="max-h-[80vh] max-w-2xl" data-blast-detail="">
+        <DialogHeader>
+          <DialogTitle>Detail Blast Request</DialogTitle>
+          <DialogDescription>Informasi blast dan status setiap nomor tujuan.</DialogDescription>
+        </DialogHeader>
+        {blast.isPending ? (
+          <PageSpinner label="Memuat detail blast..." />
+        ) : blast.data ? (
+          <DetailBody blast={blast.data} />
+        ) : (
+          <Alert variant="destructive">
+            {errorMessage(blast.error, 'Gagal memuat detail blast')}
+          </Alert>
+        )}
+      </DialogContent>
+    </Dialog>
+  );
+}
+
+function DetailBody({ blast }: { blast: Blast }) {
+  const cancel = useCancelBlast();
+  const [confirming, setConfirming] = useState(false);
+  const total = blast.total_numbers;
+  const pending = Math.max(
+    0,
+    total - blast.successful_count - blast.failed_count - blast.no_wa_count,
+  );
+  const statusOf = (index: number): NumberStatus =>
+    blast.number_statuses[String(index)] ?? 'pending';
+
+  const confirmCancel = async () => {
+    try {
+      const cancelled = await cancel.mutateAsync(blast.id);
+      toastSuccess(
+        `Blast berhasil dibatalkan. ${formatNumber(cancelled.refund_points)} poin dikembalikan.`,
+      );
+    } catch (failure) {
+      toastError(errorMessage(failure, 'Gagal membatalkan blast'));
+    } finally {
+      setConfirming(false);
+    }
+  };
+
+  return (
+    <>
+      <dl className="grid grid-cols-2 gap-3 text-sm sm:grid-cols-3">
+        <Fact label="Tanggal">{formatDateTime(blast.created_at)}</Fact>
+        <Fact label="Status">
+          <BlastStatusBadge status={blast.status} />
+        </Fact>
+        <Fact label="Poin Terpakai">
+          {formatNumber(blast.points_used)} poin
+          {blast.refund_points > 0 && (
+            <span className="block text-xs font-medium text-primary">
+              +{formatNumber(blast.refund_points)} poin dikembalikan
+            </span>
+          )}
+        </Fact>
+      </dl>
+
+      <dl className="grid grid-cols-2 gap-3 rounded-lg border p-3 text-sm sm:grid-cols-4">
+        <Fact label="Total Nomor">{formatNumber(total)}</Fact>
+        <Fact label="Berhasil">{formatNumber(blast.successful_count)}</Fact>
+        <Fact label="Gagal">{formatNumber(blast.failed_count)}</Fact>
+        <Fact label="No WA">{formatNumber(blast.no_wa_count)}</Fact>
+      </dl>
+
+      <section className="grid gap-2">
+        <h3 className="text-sm font-semibold">Pesan Terkirim</h3>
+        <p className="whitespace-pre-wrap break-words rounded-lg bg-muted p-3 text-sm">
+          {blast.message}
+        </p>
+        {blast.image_url && (
+          <img
+            src={blast.image_url}
+            alt="Gambar yang dilampirkan pada blast"
+            className="max-h-48 w-fit rounded-lg border object-contain"
+          />
+        )}
+      </section>
+
+      <section className="grid gap-2">
+        <h3 className="text-sm font-semibold">Nomor Tujuan ({formatNumber(total)})</h3>
+        <ol
+          className="max-h-64 divide-y overflow-y-auto rounded-lg border text-sm"
+          aria-label="Status per nomor"
+          tabIndex={0}
+          data-number-list=""
+        >
+          {blast.target_numbers.map((number, index) => (
+            <li key={index} className="flex items-center gap-3 px-3 py-2">
+              <span className="w-8 shrink-0 text-right text-xs text-muted-foreground">
+                {index + 1}.
+              </span>
+              <span className="min-w-0 flex-1 break-all font-mono">{number}</span>
+              <NumberStatusBadge status={statusOf(index)} />
+            </li>
+          ))}
+        </ol>
+      </section>
+
+      <section className="grid gap-2">
+        <h3 className="text-sm font-semibold">Ringkasan Proses</h3>
+        <div className="grid grid-cols-2 gap-2 sm:grid-cols-4" data-progress-summary="">
+          <SummaryBox label="Berhasil" value={blast.successful_count} tone="success" />
+          <SummaryBox label="Gagal" value={blast.failed_count} tone="destructive" />
+          <SummaryBox label="No WA" value={blast.no_wa_count} tone="warning" />
+          <SummaryBox label="Pending" value={pending} tone="neutral" />
+        </div>
+      </section>
+
+      <DialogFooter>
+        <DialogClose asChild>
+          <Button variant="outline">Tutup</Button>
+        </DialogClose>
+        {blast.status === 'pending' && (
+          <Button variant="destructive" onClick={() => setConfirming(true)}>
+            Batalkan Blast
+          </Button>
+        )}
+      </DialogFooter>
+
+      <ConfirmDialog
+        open={confirming}
+        onOpenChange={setConfirming}
+        title="Batalkan Blast?"
+        description={`Blast ke ${formatNumber(total)} nomor ini akan dibatalkan dan ${formatNumber(blast.points_used)} poin dikembalikan ke saldo Anda.`}
+        confirmLabel="Ya, Batalkan Blast"
+        cancelLabel="Kembali"
+        onConfirm={() => void confirmCancel()}
+        loading={cancel.isPending}
+      />
+    </>
+  );
+}
+
+function Fact({ label, children }: { label: string; children: ReactNode }) {
+  return (
+    <div className="grid gap-0.5">
+      <dt className="text-xs text-muted-foreground">{label}</dt>
+      <dd className="font-semibold">{children}</dd>
+    </div>
+  );
+}
+
+const BOX_TONES = {
+  success: 'bg-primary-soft text-primary',
+  destructive: 'bg-destructive-soft text-destructive',
+  warning: 'bg-warning-soft text-warning',
+  neutral: 'bg-muted text-muted-foreground',
+} as const;
+
+function SummaryBox({
+  label,
+  value,
+  tone,
+}: {
+  label: string;
+  value: number;
+  tone: keyof typeof BOX_TONES;
+}) {
+  return (
+    <div className={cn('rounded-lg p-3 text-center', BOX_TONES[tone])}>
+      <p className="text-xl font-bold">{formatNumber(value)}</p>
+      <p className="text-xs font-medium">{label}</p>
+    </div>
+  );
+}

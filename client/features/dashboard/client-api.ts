@@ -1,0 +1,15 @@
+// The client dashboard's figures (GET /client/dashboard), refreshed every 30 seconds.
+import { useQuery } from '@tanstack/react-query';
+import type { ClientDashboard } from '../../../common/dashboard.ts';
+import { api } from '../../lib/api-client.ts';
+
+export const CLIENT_DASHBOARD_REFRESH_MS = 30_000;
+export const clientDashboardKey = ['client', 'dashboard'] as const;
+
+export function useClientDashboard() {
+  return useQuery({
+    queryKey: clientDashboardKey,
+    queryFn: ({ signal }) => api.get<ClientDashboard>('/client/dashboard', { signal }),
+    refetchInterval: CLIENT_DASHBOARD_REFRESH_MS,
+  });
+}

@@ -1,0 +1,70 @@
+// The client's top-up requests (create, paginated history) and point transactions.
+import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useEffect } from 'react';
+import type {
+  CreatePointRequest,
+  PointRequest,
+  PointRequestPage,
+  PointRequestStatus,
+  TransactionPage,
+} from '../../../common/points.ts';
+import { api } from '../../lib/api-client.ts';
+import { meQueryKey, useMe } from '../auth/api.ts';
+
+export const CLIENT_PAGE_SIZE = 5;
+const requestsKey = ['client', 'point-requests'] as const;
+
+/** SPEC's client labels of a top-up request: Menunggu, approved, Ditolak. */
+export const CLIENT_POINT_REQUEST_LABELS: Record<PointRequestStatus, string> = {
+  pending: 'Menunggu',
+  approved: 'approved',
+  rejected: 'Ditolak',
+};
+
+export function useClientPointRequests(page: number) {
+  return useQuery({
+    queryKey: [...requestsKey, { page, page_size: CLIENT_PAGE_SIZE }],
+    queryFn: ({ signal }) =>
+      api.get<PointRequestPage>('/client/point-requests', {
+        query: { page, page_size: CLIENT_PAGE_SIZE },
+        signal,
+      }),
+    placeholderData: keepPreviousData,
+  });
+}
+
+export function useCreatePointRequest() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: (input: CreatePointRequest) =>
+      api.post<PointRequest>('/client/point-requests', input),
+    onSuccess: () => queryClient.invalidateQueries({ queryKey: requestsKey }),
+  });
+}
+
+export function useTransactions(page: number) {
+  return useQuery({
+    queryKey: ['client', 'transactions', { page, page_size: CLIENT_PAGE_SIZE }],
+    queryFn: ({ signal }) =>
+      api.get<TransactionPage>('/client/transactions', {
+        query: { page, page_size: CLIENT_PAGE_SIZE },
+        signal,
+      }),
+    placeholderData: keepPreviousData,
+  });
+}
+
+/**
+ * A screen that reads the balance from the server (dashboard, point history) refreshes the shell's
+ * ['me'] when its answer is newer and differs, so an admin's approval or refund shows in the header.
+ */
+export function useSyncBalance(points: number | undefined, updatedAt: number) {
+  const me = useMe();
+  const queryClient = useQueryClient();
+  const shown = me.data?.points;
+  const stale = points !== undefined && shown !== undefined && points !== shown;
+  const newer = updatedAt > me.dataUpdatedAt;
+  useEffect(() => {
+    if (stale && newer) void queryClient.invalidateQueries({ queryKey: meQueryKey });
+  }, [stale, newer, queryClient]);
+}

@@ -1,0 +1,11 @@
+// The price tiers as clients read them (GET /pricing), to price a top-up.
+import { useQuery } from '@tanstack/react-query';
+import type { PricingTier } from '../../../common/pricing.ts';
+import { api } from '../../lib/api-client.ts';
+
+export function usePricing() {
+  return useQuery({
+    queryKey: ['pricing'],
+    queryFn: ({ signal }) => api.get<PricingTier[]>('/pricing', { signal }),
+  });
+}

@@ -1,0 +1,18 @@
+// Settings as a client reads them (payment details, QR, image switch) and the QR fallback.
+import { useQuery } from '@tanstack/react-query';
+import type { Settings } from '../../../common/settings.ts';
+import type { QrDataSchema } from '../../../common/settings.ts';
+import type { z } from '../../../common/zod.ts';
+import { api } from '../../lib/api-client.ts';
+
+export function usePublicSettings() {
+  return useQuery({
+    queryKey: ['public', 'settings'],
+    queryFn: ({ signal }) => api.get<Settings>('/public/settings', { signal }),
+  });
+}
+
+/** SPEC's fallback when the QR image does not load: its data from GET /admin/qr-data/{filename}. */
+export function fetchQrData(filename: string) {
+  return api.get<z.infer<typeof QrDataSchema>>(`/admin/qr-data/${encodeURIComponent(filename)}`);
+}

@@ -1,0 +1,428 @@
+// The client's Form Blast and Hasil Blast screens in Chromium against the real server: every
+// message of the form in SPEC's order, one blast per double click, the image-upload failure, the
+// results list and the detail dialog with real per-number statuses and the cancel.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { signIn, startE2E, type E2E, type Page } from './helpers.ts';
+import {
+  adminCall,
+  balanceOf,
+  clientCall,
+  createBlast,
+  expectShellBalance,
+  expectToast,
+  go,
+  numbers,
+  pngBytes,
+  recordedToasts,
+  recordToasts,
+  saveSettings,
+  setPoints,
+  submitResult,
+  type Client,
+} from './client-seed.ts';
+
+let e2e: E2E;
+
+beforeAll(async () => {
+  e2e = await startE2E();
+});
+afterAll(async () => {
+  await e2e?.close();
+});
+
+async function signedIn(
+  points: number,
+  path = '/blast-form',
+): Promise<{ page: Page; client: Client }> {
+  const client = await e2e.server.createClient();
+  if (points) await setPoints(e2e.server, client, points);
+  const page = await e2e.open('/login');
+  await signIn(page, client.user.email, client.password);
+  await go(page, e2e.url, path);
+  await expectShellBalance(page, points);
+  return { page, client };
+}
+
+const submitButton = (page: Page) => page.getByRole('button', { name: 'KIRIM BLAST REQUEST' });
+const numbersField = (page: Page) => page.getByLabel('Nomor WhatsApp Tujuan');
+const messageField = (page: Page) => page.getByLabel('Pesan');
+
+describe('Form Blast', () => {
+  it('shows the tiles, counts numbers live and says how many duplicates it dropped', async () => {
+    const { page } = await signedIn(2);
+    const tiles = page.getByRole('region', { name: 'Ringkasan poin' });
+    await expect.poll(() => tiles.textContent()).toContain('Poin Tersedia2 poin');
+    expect(await tiles.textContent()).toContain('Max Target500 nomor');
+    expect(await tiles.textContent()).toContain('Biaya per Nomor1 poin');
+
+    await numbersField(page).fill('081234567890\n+6281234567890, 81234567890; 0812-3456-7891');
+    const summary = page.locator('[data-numbers-summary]');
+    await expect.poll(() => summary.textContent()).toContain('Total Nomor2 / 500');
+    expect(await summary.textContent()).toContain('Poin Dibutuhkan2');
+    expect(await summary.textContent()).toContain('Poin Tersedia2');
+    expect(await summary.textContent()).not.toContain('Kekurangan');
+    expect(await page.locator('[data-numbers-notes]').textContent()).toContain(
+      '2 nomor duplikat dihapus',
+    );
+
+    await numbersField(page).fill('081234567890 081234567891 081234567892 12 abc');
+    await expect.poll(() => summary.textContent()).toContain('Kekurangan Poin1');
+    expect(await page.locator('[data-numbers-notes]').textContent()).toContain(
+      '2 nomor tidak valid: 12, abc',
+    );
+    expect(await numbersField(page).getAttribute('aria-invalid')).toBe('true');
+
+    // The message is capped at 1000 characters and counted.
+    await messageField(page).fill('Halo');
+    expect(await page.locator('#blast-message-counter').textContent()).toBe('4/1.000 karakter');
+    await messageField(page).fill('x'.repeat(1200));
+    expect((await messageField(page).inputValue()).length).toBe(1000);
+    expect(await page.locator('#blast-message-counter').textContent()).toBe('1.000/1.000 karakter');
+    // No image field while the admin does not allow images.
+    expect(await page.getByText('PNG, JPG, GIF hingga 5MB').count()).toBe(0);
+    await page.context().close();
+  });
+
+  it('checks in SPEC order with its exact messages and sends nothing until they pass', async () => {
+    const { page, client } = await signedIn(3);
+    const posts: string[] = [];
+    page.on('request', (r) => {
+      if (r.method() === 'POST' && r.url().endsWith('/api/client/blast-requests'))
+        posts.push(r.url());
+    });
+
+    // 1. empty message (even with numbers present)
+    await numbersField(page).fill('081234567890');
+    await submitButton(page).click();
+    await expectToast(page, 'Pesan blast tidak boleh kosong', { variant: 'destructive' });
+    await messageField(page).fill('   ');
+    await submitButton(page).click();
+    await expectToast(page, 'Pesan blast tidak boleh kosong', { title: 'Error' });
+
+    // 2. empty list
+    await messageField(page).fill('Promo akhir tahun');
+    await numbersField(page).fill(' \n , ; ');
+    await submitButton(page).click();
+    await expectToast(page, 'Daftar nomor telepon tidak boleh kosong', { title: 'Error' });
+
+    // 3. more than 500 entered (checked before validity: one is invalid here)
+    await numbersField(page).fill([...numbers(500), 'abc'].join('\n'));
+    await submitButton(page).click();
+    const tooMany = await expectToast(page, 'Maksimal 500 nomor kontak per blast', {
+      title: 'Batas Maksimal Tercapai',
+      variant: 'destructive',
+    });
+    expect(await tooMany.textContent()).toContain('501');
+
+    // 4. invalid numbers
+    await numbersField(page).fill('081234567890\n12345\n0812abc\n081234567891');
+    await submitButton(page).click();
+    await expectToast(page, '2 nomor tidak valid. Mohon perbaiki format nomor', { title: 'Error' });
+
+    // 5. more valid numbers than points (duplicates do not count)
+    await numbersField(page).fill([...numbers(4), numbers(1)[0]].join('\n'));
+    await submitButton(page).click();
+    await expectToast(page, 'Anda membutuhkan 4 poin, tetapi hanya memiliki 3 poin', {
+      title: 'Poin Tidak Cukup',
+      variant: 'destructive',
+    });
+
+    expect(posts).toHaveLength(0);
+    expect(await balanceOf(e2e.server, client)).toBe(3);
+    await page.context().close();
+  });
+
+  it('shows the server detail when the server refuses (balance spent elsewhere)', async () => {
+    const { page, client } = await signedIn(3);
+    await setPoints(e2e.server, client, 1); // the page still believes 3
+    await messageField(page).fill('Halo');
+    await numbersField(page).fill(numbers(2).join('\n'));
+    await submitButton(page).click();
+    await expectToast(page, 'Anda membutuhkan 2 poin, tetapi hanya memiliki 1 poin', {
+      title: 'Error',
+      variant: 'destructive',
+    });
+    expect(new URL(page.url()).pathname).toBe('/blast-form');
+    await page.context().close();
+  });
+
+  it('a double click sends one blast, charged once, then clears and opens Hasil Blast', async () => {
+    const { page, client } = await signedIn(10);
+    const posts: { key: string | undefined }[] = [];
+    page.on('request', (r) => {
+      if (r.method() === 'POST' && r.url().endsWith('/api/client/blast-requests'))
+        posts.push({ key: r.headers()['idempotency-key'] });
+    });
+    await messageField(page).fill('Diskon 50% hari ini saja');
+    await numbersField(page).fill([...numbers(3), '0812-0000-0001'].join('\n'));
+    await submitButton(page).dblclick();
+    await page.waitForURL('**/blast-results');
+    await expectToast(page, 'Blast request berhasil dibuat untuk 3 nomor', {
+      title: 'Berhasil',
+      variant: 'success',
+    });
+    await expectShellBalance(page, 7);
+
+    const list = await clientCall(e2e.server, client, 'GET', '/api/client/blast-requests');
+    expect(list.total).toBe(1);
+    expect(list.items[0].target_numbers).toEqual([
+      '6281200000001',
+      '6281200000002',
+      '6281200000003',
+    ]);
+    expect(await balanceOf(e2e.server, client)).toBe(7);
+    expect(posts).toHaveLength(1);
+    expect(posts[0]!.key).toMatch(/^[0-9a-f-]{36}$/);
+
+    // The form is empty when the user comes back.
+    await page
+      .getByRole('navigation', { name: 'Menu klien' })
+      .getByRole('link', { name: 'Form Blast' })
+      .click();
+    expect(await numbersField(page).inputValue()).toBe('');
+    expect(await messageField(page).inputValue()).toBe('');
+    await page.context().close();
+  });
+
+  it("reads 'Memproses Blast...' and refuses a second submit while sending", async () => {
+    const { page, client } = await signedIn(5);
+    let release!: () => void;
+    const held = new Promise<void>((resolve) => (release = resolve));
+    await page.route('**/api/client/blast-requests', async (route) => {
+      await held;
+      await route.continue();
+    });
+    await messageField(page).fill('Halo');
+    await numbersField(page).fill(numbers(2).join('\n'));
+    await submitButton(page).click();
+    const busy = page.getByRole('button', { name: 'Memproses Blast...' });
+    await busy.waitFor();
+    expect(await busy.isDisabled()).toBe(true);
+    await page
+      .locator('form[aria-label="Form blast"]')
+      .evaluate((form: HTMLFormElement) => form.requestSubmit());
+    release();
+    await page.waitForURL('**/blast-results');
+    expect((await clientCall(e2e.server, client, 'GET', '/api/client/blast-requests')).total).toBe(
+      1,
+    );
+    expect(await balanceOf(e2e.server, client)).toBe(3);
+    await page.context().close();
+  });
+
+  describe('with images allowed', () => {
+    beforeAll(async () => {
+      await saveSettings(e2e.server, { allow_images: true });
+    });
+    afterAll(async () => {
+      await saveSettings(e2e.server, { allow_images: false });
+    });
+
+    it('uploads the chosen image first and attaches it', async () => {
+      const { page, client } = await signedIn(5);
+      await page.getByText('PNG, JPG, GIF hingga 5MB').waitFor();
+      const bytes = await pngBytes();
+      await page.getByLabel('Gambar (Opsional)').setInputFiles({
+        name: 'promo.png',
+        mimeType: 'image/png',
+        buffer: bytes,
+      });
+      const preview = page.locator('[data-image-preview]');
+      await preview.waitFor();
+      expect(await preview.textContent()).toContain('promo.png');
+      expect(await preview.textContent()).toContain(
+        `${(bytes.length / 1024 / 1024).toFixed(2)} MB`,
+      );
+      const img = preview.getByRole('img', { name: 'Pratinjau gambar blast' });
+      await expect.poll(() => img.evaluate((el: HTMLImageElement) => el.naturalWidth)).toBe(64);
+
+      // Remove, then choose again.
+      await page.getByRole('button', { name: 'Hapus gambar' }).click();
+      expect(await preview.count()).toBe(0);
+      await page.getByLabel('Gambar (Opsional)').setInputFiles({
+        name: 'promo.png',
+        mimeType: 'image/png',
+        buffer: bytes,
+      });
+      await preview.waitFor();
+
+      await messageField(page).fill('Lihat gambar promo kami');
+      await numbersField(page).fill(numbers(2).join('\n'));
+      await submitButton(page).click();
+      await page.waitForURL('**/blast-results');
+      const list = await clientCall(e2e.server, client, 'GET', '/api/client/blast-requests');
+      expect(list.items[0].image_url).toMatch(/^\/uploads\//);
+      await page.context().close();
+    });
+
+    it('sends the blast without the image when the upload fails', async () => {
+      const { page, client } = await signedIn(5);
+      await recordToasts(page);
+      // Not an image: the server refuses it whatever its name says.
+      await page.getByLabel('Gambar (Opsional)').setInputFiles({
+        name: 'foto.png',
+        mimeType: 'image/png',
+        buffer: Buffer.from('ini bukan gambar, hanya teks biasa'),
+      });
+      await page.locator('[data-image-preview]').waitFor();
+      expect(await page.locator('[data-image-preview]').textContent()).toContain('foto.png');
+      await messageField(page).fill('Pesan tanpa gambar');
+      await numbersField(page).fill(numbers(2).join('\n'));
+      await submitButton(page).click();
+      await page.waitForURL('**/blast-results');
+      const success = await expectToast(page, 'Blast request berhasil dibuat untuk 2 nomor', {
+        variant: 'success',
+      });
+      expect(await success.textContent()).toContain('Gambar tidak ikut terkirim.');
+      expect(await recordedToasts(page)).toContainEqual(
+        expect.stringContaining(
+          'Error Upload GambarGagal mengupload gambar. Blast akan dikirim tanpa gambar.',
+        ),
+      );
+      const list = await clientCall(e2e.server, client, 'GET', '/api/client/blast-requests');
+      expect(list.total).toBe(1);
+      expect(list.items[0].image_url).toBeNull();
+      expect(await balanceOf(e2e.server, client)).toBe(3);
+      await page.context().close();
+    });
+  });
+});
+
+describe('Hasil Blast', () => {
+  it('shows the empty state for a client without blasts', async () => {
+    const { page } = await signedIn(0, '/blast-results');
+    await page.getByText('Belum ada blast request').waitFor();
+    const cards = page.getByRole('region', { name: 'Ringkasan blast' });
+    expect(await cards.textContent()).toBe('Menunggu0Selesai0Total Blast0');
+    await page.context().close();
+  });
+
+  it('lists 5 per page with the server counts, results, points and statuses', async () => {
+    const client = await e2e.server.createClient();
+    await setPoints(e2e.server, client, 100);
+    const long = 'Promo spesial akhir tahun untuk semua pelanggan setia kami di seluruh Indonesia';
+    const created = [];
+    for (let i = 0; i < 7; i++)
+      created.push(
+        await createBlast(
+          e2e.server,
+          client,
+          i === 6 ? long : `Pesan ${i + 1}`,
+          numbers(3, i * 10),
+        ),
+      );
+    // oldest first: 0 completed, 1 rejected, 2 cancelled, the rest pending
+    await submitResult(e2e.server, created[0].id, {
+      successful_count: 1,
+      failed_count: 1,
+      no_wa_count: 1,
+    });
+    await adminCall(e2e.server, 'POST', `/api/admin/blast-requests/${created[1].id}/reject`);
+    await clientCall(
+      e2e.server,
+      client,
+      'POST',
+      `/api/client/blast-requests/${created[2].id}/cancel`,
+    );
+
+    const page = await e2e.open('/login');
+    await signIn(page, client.user.email, client.password);
+    await go(page, e2e.url, '/blast-results');
+    const table = page.getByRole('table', { name: 'Daftar blast request' });
+    await table.locator('tbody tr').nth(4).waitFor();
+    expect(await table.locator('tbody tr').count()).toBe(5);
+    const cards = page.getByRole('region', { name: 'Ringkasan blast' });
+    expect(await cards.textContent()).toBe('Menunggu4Selesai1Total Blast7');
+    expect(
+      await page.getByRole('navigation', { name: 'Navigasi halaman' }).textContent(),
+    ).toContain('Menampilkan 1 sampai 5 dari 7 hasil');
+
+    // Newest first: the long message, cut at 50 characters, whole on hover.
+    const first = table.locator('tbody tr').first();
+    const preview = first.locator('td').nth(1).locator('[title]');
+    expect(await preview.textContent()).toBe(`${long.slice(0, 50)}...`);
+    expect(await preview.getAttribute('title')).toBe(long);
+    expect(await first.textContent()).toContain('Menunggu');
+    expect(await first.textContent()).toContain('Sedang diproses');
+
+    await page.getByRole('button', { name: 'Halaman 2' }).click();
+    await table.locator('tbody tr', { hasText: 'Pesan 1' }).waitFor();
+    const rows = table.locator('tbody tr');
+    expect(await rows.count()).toBe(2);
+    const cancelled = rows.filter({ hasText: 'Pesan 3' });
+    const rejected = rows.filter({ hasText: 'Pesan 2' });
+    const completed = rows.filter({ hasText: 'Pesan 1' });
+    // Page 2 holds the two oldest; the cancelled one is on page 1.
+    expect(await cancelled.count()).toBe(0);
+    expect(await rejected.locator('[data-blast-status]').textContent()).toBe('Ditolak');
+    expect(await rejected.textContent()).toContain('Ditolak admin');
+    expect(await completed.locator('[data-blast-status]').textContent()).toBe('Selesai');
+    expect(await completed.locator('[data-blast-result]').textContent()).toBe(
+      '1 berhasil1 gagal1 no WA',
+    );
+    expect(await completed.textContent()).toContain('+2 refund');
+
+    await page.getByRole('button', { name: 'Halaman 1' }).click();
+    const cancelledRow = table.locator('tbody tr', { hasText: 'Pesan 3' });
+    await cancelledRow.waitFor();
+    expect(await cancelledRow.locator('[data-blast-status]').textContent()).toBe('Dibatalkan');
+    expect(await cancelledRow.textContent()).toContain('+3 refund');
+    await page.context().close();
+  });
+
+  it("the detail shows each number's real status, the progress boxes, and cancels with a refund", async () => {
+    const client = await e2e.server.createClient();
+    await setPoints(e2e.server, client, 10);
+    const blast = await createBlast(e2e.server, client, 'Halo\nBaris kedua', numbers(4));
+    // Not by position: the statuses the admin set number by number.
+    await adminCall(e2e.server, 'POST', `/api/admin/blast-requests/${blast.id}/number-statuses`, {
+      number_statuses: { '0': 'failed', '2': 'success', '3': 'no_wa' },
+    });
+    const page = await e2e.open('/login');
+    await signIn(page, client.user.email, client.password);
+    await go(page, e2e.url, '/blast-results');
+    await expectShellBalance(page, 6);
+    await page.getByRole('button', { name: /^Detail/ }).click();
+    const dialog = page.getByRole('dialog', { name: 'Detail Blast Request' });
+    await dialog.locator('[data-number-list]').waitFor();
+    const items = dialog.locator('[data-number-list] li');
+    expect(await items.count()).toBe(4);
+    expect(await items.allTextContents()).toEqual([
+      '1.6281200000001Gagal',
+      '2.6281200000002Menunggu',
+      '3.6281200000003Berhasil',
+      '4.6281200000004No WA',
+    ]);
+    expect(await dialog.locator('[data-progress-summary]').textContent()).toBe(
+      '1Berhasil1Gagal1No WA1Pending',
+    );
+    expect(await dialog.textContent()).toContain('Halo\nBaris kedua');
+    expect(await dialog.textContent()).toContain('Poin Terpakai4 poin');
+    // The dialog scrolls inside 80% of the viewport; the list has its own max height.
+    const box = await dialog.evaluate((el) => getComputedStyle(el).maxHeight);
+    expect(box).toBe(`${800 * 0.8}px`);
+
+    await dialog.getByRole('button', { name: 'Batalkan Blast' }).click();
+    const confirm = page.getByRole('alertdialog', { name: 'Batalkan Blast?' });
+    expect(await confirm.textContent()).toContain('4 poin dikembalikan');
+    await confirm.getByRole('button', { name: 'Ya, Batalkan Blast' }).click();
+    await expectToast(page, 'Blast berhasil dibatalkan. 4 poin dikembalikan.', {
+      variant: 'success',
+    });
+    await expectShellBalance(page, 10);
+    await expect
+      .poll(() => dialog.locator('[data-blast-status]').first().textContent())
+      .toBe('Dibatalkan');
+    expect(await dialog.getByRole('button', { name: 'Batalkan Blast' }).count()).toBe(0);
+    // (Escape would first dismiss the toast, the top layer.)
+    await dialog.getByRole('button', { name: 'Tutup', exact: true }).last().click();
+    await dialog.waitFor({ state: 'hidden' });
+    const row = page
+      .getByRole('table', { name: 'Daftar blast request' })
+      .locator('tbody tr')
+      .first();
+    expect(await row.locator('[data-blast-status]').textContent()).toBe('Dibatalkan');
+    expect(await balanceOf(e2e.server, client)).toBe(10);
+    await page.context().close();
+  });
+});

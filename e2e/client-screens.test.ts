@@ -1,0 +1,388 @@
+// The client's Dashboard, Kontak Admin and History Poin screens in Chromium against the real
+// server; the theme toggle; keyboard-only use; every screen at phone width; and screenshots of
+// all seven screens at desktop and phone width in light and dark theme for review.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { screenshot, signIn, startE2E, type E2E, type Page } from './helpers.ts';
+import {
+  adminCall,
+  addTiers,
+  clientCall,
+  createBlast,
+  expectNoSidewaysScroll,
+  expectShellBalance,
+  expectToast,
+  go,
+  numbers,
+  pngBytes,
+  requestTopup,
+  saveSettings,
+  setPoints,
+  submitResult,
+  type Client,
+} from './client-seed.ts';
+
+let e2e: E2E;
+
+beforeAll(async () => {
+  e2e = await startE2E();
+  await addTiers(e2e.server);
+});
+afterAll(async () => {
+  await e2e?.close();
+});
+
+async function signedIn(client: Client, path: string, viewport: 'desktop' | 'phone' = 'desktop') {
+  const page = await e2e.open('/login', viewport);
+  await signIn(page, client.user.email, client.password);
+  await go(page, e2e.url, path);
+  return page;
+}
+
+const cardsText = (page: Page, name: string) => page.getByRole('region', { name }).textContent();
+
+describe('Dashboard', () => {
+  it("shows today's figures, the balance, today's activity and the quick links", async () => {
+    const client = await e2e.server.createClient();
+    await setPoints(e2e.server, client, 20);
+    const first = await createBlast(e2e.server, client, 'Pagi', numbers(3));
+    await createBlast(e2e.server, client, 'Siang', numbers(2, 10));
+    await submitResult(e2e.server, first.id, {
+      successful_count: 2,
+      failed_count: 1,
+      no_wa_count: 0,
+    });
+    const page = await signedIn(client, '/');
+    await page.getByRole('heading', { name: `Selamat datang, ${client.user.username}!` }).waitFor();
+    await expect
+      .poll(() => cardsText(page, 'Ringkasan'))
+      .toBe('Blast Hari Ini2Poin Terpakai Hari Ini5Poin Refund Hari Ini1Total Blast2');
+    expect(await page.locator('[data-dashboard-points]').textContent()).toBe('16');
+    expect(await page.getByText('1 poin = 1 nomor WhatsApp').count()).toBe(1);
+    expect(await page.locator('[data-today-activity]').textContent()).toBe(
+      'Aktivitas Hari IniPoin terpakai-5Poin refund+1Blast dibuat2',
+    );
+    await expectShellBalance(page, 16);
+
+    for (const [name, path] of [
+      ['Kirim Blast Baru', '/blast-form'],
+      ['Top Up Poin', '/topup'],
+      ['Lihat Hasil Blast', '/blast-results'],
+    ]) {
+      await page
+        .locator('main')
+        .getByRole('link', { name: new RegExp(`^${name}`) })
+        .click();
+      await page.waitForURL(`**${path}`);
+      await page.goBack();
+      await page.getByRole('heading', { name: /Selamat datang/ }).waitFor();
+    }
+    await page.context().close();
+  });
+
+  it('shows no refund line when nothing was refunded today, and Refresh reloads', async () => {
+    const client = await e2e.server.createClient();
+    const page = await signedIn(client, '/');
+    await page.locator('[data-today-activity]').waitFor();
+    expect(await page.locator('[data-today-activity]').textContent()).toBe(
+      'Aktivitas Hari IniPoin terpakai-0Blast dibuat0',
+    );
+    await requestTopup(e2e.server, client, 40, { decide: 'approve' });
+    await page.getByRole('button', { name: 'Refresh' }).click();
+    await expect.poll(() => page.locator('[data-dashboard-points]').textContent()).toBe('40');
+    await expectShellBalance(page, 40);
+    await page.context().close();
+  });
+
+  it('refreshes by itself every 30 seconds', async () => {
+    const client = await e2e.server.createClient();
+    const page = await e2e.open('/login');
+    await page.clock.install();
+    await page.reload();
+    await signIn(page, client.user.email, client.password);
+    await page.locator('[data-dashboard-points]').waitFor();
+    expect(await page.locator('[data-dashboard-points]').textContent()).toBe('0');
+    await setPoints(e2e.server, client, 7);
+    await createBlast(e2e.server, client, 'Otomatis', numbers(2));
+    await page.clock.fastForward(29_000);
+    expect(await page.locator('[data-dashboard-points]').textContent()).toBe('0');
+    await page.clock.fastForward(1_500);
+    await expect.poll(() => page.locator('[data-dashboard-points]').textContent()).toBe('5');
+    expect(await cardsText(page, 'Ringkasan')).toContain('Blast Hari Ini1');
+    await expectShellBalance(page, 5);
+    await page.context().close();
+  });
+});
+
+describe('Kontak Admin', () => {
+  it("says 'Kontak Sedang Disiapkan' before there are contacts, with the help text", async () => {
+    const client = await e2e.server.createClient();
+    const page = await signedIn(client, '/contacts');
+    await page.getByText('Kontak Sedang Disiapkan').waitFor();
+    const main = (await page.locator('main').textContent()) ?? '';
+    for (const text of [
+      'Admin siap membantu 24/7',
+      'kurang dari 1 jam',
+      'Username akun Anda',
+      'Screenshot (jika ada)',
+      'Waktu kejadian',
+      'Normal< 2 jam',
+      'Urgent< 30 menit',
+    ])
+      expect(main).toContain(text);
+    await page.context().close();
+  });
+
+  it('shows one card per active contact with the link SPEC gives each platform', async () => {
+    const contacts = [
+      { platform: 'telegram', value: '@sebar_admin' },
+      { platform: 'whatsapp', value: '+62 812-3456-7890' },
+      { platform: 'instagram', value: '@sebar.id' },
+      { platform: 'facebook', value: 'https://facebook.com/sebar' },
+      { platform: 'facebook', value: 'Sebar Official' },
+      { platform: 'email', value: 'admin@sebar.id' },
+      { platform: 'telegram', value: '@lama', is_active: false },
+    ];
+    for (const contact of contacts)
+      await adminCall(e2e.server, 'POST', '/api/admin/contacts', { is_active: true, ...contact });
+    const client = await e2e.server.createClient();
+    const page = await signedIn(client, '/contacts');
+    const list = page.getByRole('list', { name: 'Daftar kontak admin' });
+    await list.waitFor();
+    expect(await list.locator(':scope > li').count()).toBe(6);
+    expect(await list.textContent()).not.toContain('@lama');
+    const linkOf = async (value: string) => {
+      const card = list.locator('li').filter({ has: page.getByText(value, { exact: true }) });
+      const link = card.getByRole('link');
+      if ((await link.count()) === 0) return null;
+      expect(await link.getAttribute('target')).toBe('_blank');
+      expect(await link.getAttribute('rel')).toBe('noopener noreferrer');
+      return link.getAttribute('href');
+    };
+    expect(await linkOf('@sebar_admin')).toBe('https://t.me/sebar_admin');
+    expect(await linkOf('+62 812-3456-7890')).toBe('https://wa.me/6281234567890');
+    expect(await linkOf('@sebar.id')).toBe('https://instagram.com/sebar.id');
+    expect(await linkOf('https://facebook.com/sebar')).toBe('https://facebook.com/sebar');
+    expect(await linkOf('Sebar Official')).toBeNull();
+    expect(await linkOf('admin@sebar.id')).toBe('mailto:admin@sebar.id');
+    expect(
+      await list
+        .locator('li')
+        .filter({ has: page.getByText('@sebar_admin', { exact: true }) })
+        .getByRole('heading')
+        .textContent(),
+    ).toBe('Telegram');
+    await page.context().close();
+  });
+});
+
+describe('History Poin', () => {
+  it('shows the empty state for a client without transactions', async () => {
+    const client = await e2e.server.createClient();
+    const page = await signedIn(client, '/point-history');
+    await page.getByText('Belum ada transaksi poin').waitFor();
+    expect(await cardsText(page, 'Ringkasan poin')).toBe(
+      'Total Top Up0Total Terpakai0Total Refund0Jumlah Transaksi0',
+    );
+    await page.context().close();
+  });
+
+  it('lists the ledger newest first with signed amounts and the balance each entry left', async () => {
+    const client = await e2e.server.createClient();
+    await requestTopup(e2e.server, client, 100, { decide: 'approve' }); // 100
+    const blast = await createBlast(e2e.server, client, 'Satu', numbers(3)); // 97
+    await submitResult(e2e.server, blast.id, {
+      successful_count: 1,
+      failed_count: 1,
+      no_wa_count: 1,
+    }); // 99
+    await setPoints(e2e.server, client, 150); // +51
+    const second = await createBlast(e2e.server, client, 'Dua', numbers(2, 20)); // 148
+    await clientCall(e2e.server, client, 'POST', `/api/client/blast-requests/${second.id}/cancel`); // 150
+
+    const page = await signedIn(client, '/point-history');
+    const table = page.getByRole('table', { name: 'Riwayat transaksi poin' });
+    await table.locator('tbody tr').nth(4).waitFor();
+    expect(await page.locator('[data-history-balance]').textContent()).toBe('150 poin');
+    expect(await cardsText(page, 'Ringkasan poin')).toBe(
+      'Total Top Up100Total Terpakai5Total Refund4Jumlah Transaksi6',
+    );
+    const read = async () =>
+      table.locator('tbody tr').evaluateAll((rows) =>
+        rows.map((row) => {
+          const cells = row.querySelectorAll('td');
+          return [cells[1]!.textContent, cells[3]!.textContent, cells[4]!.textContent].join(' | ');
+        }),
+      );
+    expect(await read()).toEqual([
+      'Refund | +2 | 150',
+      'Penggunaan | -2 | 148',
+      'Penyesuaian Admin | +51 | 150',
+      'Refund | +2 | 99',
+      'Penggunaan | -3 | 97',
+    ]);
+    expect(await table.locator('tbody tr').nth(1).locator('td').nth(2).textContent()).toBe(
+      'Blast WhatsApp ke 2 nomor',
+    );
+    await page.getByRole('button', { name: 'Halaman 2' }).click();
+    await table.locator('tbody tr', { hasText: 'Top Up' }).waitFor();
+    expect(await read()).toEqual(['Top Up | +100 | 100']);
+    await page.context().close();
+  });
+});
+
+describe('theme, keyboard and phone width', () => {
+  it('the theme toggle persists across pages and reloads', async () => {
+    const client = await e2e.server.createClient();
+    const page = await signedIn(client, '/');
+    const dark = () => page.evaluate(() => document.documentElement.classList.contains('dark'));
+    expect(await dark()).toBe(false);
+    await page.getByRole('button', { name: 'Aktifkan mode gelap' }).click();
+    expect(await dark()).toBe(true);
+    await page
+      .getByRole('navigation', { name: 'Menu klien' })
+      .getByRole('link', { name: 'History Poin' })
+      .click();
+    await page.waitForURL('**/point-history');
+    expect(await dark()).toBe(true);
+    await page.reload();
+    await page.getByRole('button', { name: 'Aktifkan mode terang' }).waitFor();
+    expect(await dark()).toBe(true);
+    expect(await page.evaluate(() => localStorage.getItem('theme'))).toBe('dark');
+    await page.getByRole('button', { name: 'Aktifkan mode terang' }).click();
+    await page.reload();
+    await page.getByRole('button', { name: 'Aktifkan mode gelap' }).waitFor();
+    expect(await dark()).toBe(false);
+    expect(await page.evaluate(() => localStorage.getItem('theme'))).toBe('light');
+    await page.context().close();
+  });
+
+  /** Presses Tab until the element matching `selector` has focus. */
+  async function tabTo(page: Page, selector: string) {
+    for (let i = 0; i < 60; i++) {
+      if (await page.evaluate((s) => document.activeElement?.matches(s) ?? false, selector)) return;
+      await page.keyboard.press('Tab');
+    }
+    throw new Error(`Tab never reached ${selector}`);
+  }
+
+  it('sends a blast and requests a top-up with the keyboard alone', async () => {
+    const client = await e2e.server.createClient();
+    await setPoints(e2e.server, client, 5);
+    const page = await signedIn(client, '/blast-form');
+    await expectShellBalance(page, 5);
+    await tabTo(page, '#blast-numbers');
+    await page.keyboard.type('081234567890\n081234567891');
+    await page.keyboard.press('Tab');
+    expect(await page.evaluate(() => document.activeElement?.id)).toBe('blast-message');
+    await page.keyboard.type('Dikirim dengan keyboard');
+    await page.keyboard.press('Tab');
+    await page.keyboard.press('Enter');
+    await page.waitForURL('**/blast-results');
+    await expectToast(page, 'Blast request berhasil dibuat untuk 2 nomor');
+    await expectShellBalance(page, 3);
+
+    // The detail dialog opens and closes from the keyboard.
+    await tabTo(page, 'main tbody button');
+    await page.keyboard.press('Enter');
+    const dialog = page.getByRole('dialog', { name: 'Detail Blast Request' });
+    await dialog.locator('[data-number-list]').waitFor();
+    await page.keyboard.press('Escape'); // the toast is the top layer
+    await page.keyboard.press('Escape');
+    await dialog.waitFor({ state: 'hidden' });
+
+    await go(page, e2e.url, '/topup');
+    await page.getByRole('list', { name: 'Tier harga' }).waitFor();
+    await tabTo(page, 'button[aria-pressed]');
+    await page.keyboard.press('Enter');
+    expect(await page.getByLabel('Jumlah Poin').inputValue()).toBe('1');
+    await tabTo(page, '#topup-points');
+    await page.keyboard.press('Enter'); // submits the form
+    await expectToast(page, 'Request top-up 1 poin berhasil dibuat. Menunggu approval admin.');
+    await page.context().close();
+  });
+});
+
+const SCREENS = [
+  ['dashboard', '/'],
+  ['blast-form', '/blast-form'],
+  ['contacts', '/contacts'],
+  ['topup', '/topup'],
+  ['blast-results', '/blast-results'],
+  ['topup-history', '/topup-history'],
+  ['point-history', '/point-history'],
+] as const;
+
+describe('every screen at desktop and phone width, light and dark', () => {
+  let client: Client;
+  beforeAll(async () => {
+    const form = new FormData();
+    form.append('file', new Blob([new Uint8Array(await pngBytes('#111111', 160))]), 'qr.png');
+    const qr = await e2e.server.api('POST', '/api/admin/upload-qr', {
+      token: e2e.server.adminToken,
+      raw: form,
+    });
+    await saveSettings(e2e.server, {
+      qr_code_file: qr.body.file_url,
+      qr_data_url: qr.body.data_url,
+      allow_images: true,
+    });
+    client = await e2e.server.createClient({ username: 'budi' });
+    await requestTopup(e2e.server, client, 150, {
+      decide: 'approve',
+      proof: 'https://i.imgur.com/bukti.png',
+    });
+    await requestTopup(e2e.server, client, 20, { decide: 'reject' });
+    await requestTopup(e2e.server, client, 60);
+    const done = await createBlast(
+      e2e.server,
+      client,
+      'Halo Kak! Ada promo spesial akhir tahun untuk semua produk kami, diskon hingga 50%. Balas pesan ini untuk info lebih lanjut.',
+      numbers(12),
+    );
+    await submitResult(e2e.server, done.id, {
+      successful_count: 8,
+      failed_count: 3,
+      no_wa_count: 1,
+    });
+    const rejected = await createBlast(e2e.server, client, 'Info jadwal buka toko', numbers(4, 40));
+    await adminCall(e2e.server, 'POST', `/api/admin/blast-requests/${rejected.id}/reject`);
+    await createBlast(e2e.server, client, 'Pengingat pembayaran tagihan bulan ini', numbers(6, 60));
+  });
+
+  for (const viewport of ['desktop', 'phone'] as const) {
+    it(`${viewport}: no sideways scroll, screenshots in both themes`, async () => {
+      const page = await signedIn(client, '/', viewport);
+      for (const theme of ['light', 'dark'] as const) {
+        await page.evaluate((t) => localStorage.setItem('theme', t), theme);
+        for (const [name, path] of SCREENS) {
+          await go(page, e2e.url, path);
+          // Wait for the screen's data, not just the frame.
+          await page.waitForLoadState('networkidle');
+          await page
+            .locator('[role="status"] .animate-spin')
+            .first()
+            .waitFor({ state: 'detached', timeout: 5000 });
+          if (name === 'blast-form') {
+            await page
+              .getByLabel('Nomor WhatsApp Tujuan')
+              .fill('081234567890\n0812-3456-7890\n12345');
+            await page.getByLabel('Pesan').fill('Halo, ini contoh pesan blast.');
+          }
+          if (name === 'topup')
+            await page.getByRole('img', { name: 'QR Code pembayaran' }).waitFor();
+          await expectNoSidewaysScroll(page);
+          await page.evaluate(() => window.scrollTo(0, 0));
+          await screenshot(page, `client-${name}-${viewport}-${theme}`);
+        }
+        await go(page, e2e.url, '/blast-results');
+        await page
+          .getByRole('button', { name: /^Detail/ })
+          .last()
+          .click();
+        await page.locator('[data-number-list]').waitFor();
+        await screenshot(page, `client-blast-detail-${viewport}-${theme}`);
+      }
+      await page.context().close();
+    });
+  }
+});
