@@ -7,7 +7,7 @@ const forbid = (patterns, message) => ({
 });
 
 export default tseslint.config(
-  { ignores: ['node_modules', 'dist', 'data', 'coverage'] },
+  { ignores: ['node_modules', 'dist', 'data', 'coverage', '.tmp'] },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {
