@@ -88,7 +88,7 @@ describe('/login', () => {
 
     await page.locator('[data-shell-title]').waitFor();
     expect(new URL(page.url()).pathname).toBe('/');
-    expect(await shellTitle(page)).toBe('Dashboard');
+    await expect.poll(() => shellTitle(page)).toBe('Dashboard');
     const success = toast(page);
     await success.getByText('Login berhasil').waitFor();
     expect(await success.innerText()).toContain('admin');
@@ -110,11 +110,11 @@ describe('/login', () => {
     }
     await nav.getByRole('link', { name: 'Akun Klien' }).click();
     await page.waitForURL('**/users');
-    expect(await shellTitle(page)).toBe('Akun Klien');
+    await expect.poll(() => shellTitle(page)).toBe('Akun Klien');
 
     await page.reload();
     await page.locator('[data-shell-title]').waitFor();
-    expect(await shellTitle(page)).toBe('Akun Klien');
+    await expect.poll(() => shellTitle(page)).toBe('Akun Klien');
     expect(await page.getByText('Super Administrator').count()).toBeGreaterThan(0);
 
     await page.getByRole('button', { name: 'Keluar' }).click();

@@ -43,7 +43,7 @@ describe.each(['desktop', 'phone'] as ViewportName[])('at %s size', (size) => {
     await signIn(page, ADMIN.email, ADMIN.password);
     await page.goto(`${e2e.url}/point-requests`);
     await page.locator('[data-shell-title]').waitFor();
-    expect(await shellTitle(page)).toBe('Form Poin');
+    await expect.poll(() => shellTitle(page)).toBe('Form Poin');
     await expectNoSidewaysScroll(page);
     await screenshot(page, `admin-${size}`);
     if (size === 'phone') {
@@ -55,7 +55,7 @@ describe.each(['desktop', 'phone'] as ViewportName[])('at %s size', (size) => {
       await nav.getByRole('link', { name: 'Hasil Blast' }).click();
       await page.waitForURL('**/blast-results');
       await nav.waitFor({ state: 'hidden' });
-      expect(await shellTitle(page)).toBe('Hasil Blast');
+      await expect.poll(() => shellTitle(page)).toBe('Hasil Blast');
     }
     await page.context().close();
   });
@@ -66,10 +66,10 @@ describe.each(['desktop', 'phone'] as ViewportName[])('at %s size', (size) => {
     await signIn(page, client.user.email, client.password);
     await page.goto(`${e2e.url}/tidak-ada`);
     await page.locator('[data-shell-title]').waitFor();
-    expect(await shellTitle(page)).toBe('Dashboard');
+    await expect.poll(() => shellTitle(page)).toBe('Dashboard');
     await page.goto(`${e2e.url}/topup`);
     await page.locator('[data-shell-title]').waitFor();
-    expect(await shellTitle(page)).toBe('Top Up Poin');
+    await expect.poll(() => shellTitle(page)).toBe('Top Up Poin');
     await expectNoSidewaysScroll(page);
     await screenshot(page, `client-${size}`);
 
