@@ -33,6 +33,7 @@ const ENGINES = (process.env.BENCH_ENGINES ?? 'sqlite,postgres').split(',') as E
 const PG_URL = process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
 const PG_SCHEMA = 'bench_run';
 const WORK = path.join(ROOT, '.tmp', 'bench');
+const SERVER_BUNDLE = path.join(WORK, 'server', 'main.js');
 const COMMAND = `SCALE=${SCALE} npm run bench`;
 const JWT_SECRET = 'bench-jwt-secret-0123456789abcdef0123456789';
 const CONNECTIONS = 50;
@@ -207,7 +208,8 @@ interface Server {
 async function startServer(env: Record<string, string>): Promise<Server> {
   const port = await freePort();
   const started = performance.now();
-  const child = spawn(process.execPath, ['--import', 'tsx', 'server/main.ts'], {
+  // The production server, as `npm start` runs it: the bundle built in main().
+  const child = spawn(process.execPath, [SERVER_BUNDLE], {
     cwd: ROOT,
     env: {
       ...process.env,
@@ -730,6 +732,11 @@ async function main() {
     { cwd: ROOT, stdio: 'inherit' },
   );
   if (compress.status !== 0) throw new Error('compressing the browser app failed');
+  const bundle = spawnSync('node', ['--import', 'tsx', 'scripts/build-server.ts', SERVER_BUNDLE], {
+    cwd: ROOT,
+    stdio: 'inherit',
+  });
+  if (bundle.status !== 0) throw new Error('bundling the server failed');
   for (const [i, engine] of ENGINES.entries()) {
     await benchEngine(engine, browser && i === 0);
   }

@@ -9,6 +9,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import pg from 'pg';
+import { bundleServer } from '../scripts/build-server.ts';
 import { openPostgres, openSqlite, type DbHandle, type Engine } from './db/connection.ts';
 import { ADMIN, engine as engineUnderTest, TEST_DATABASE_URL } from './test-helpers.ts';
 
@@ -123,6 +124,7 @@ export interface ChildServer {
 const running = new Set<ChildProcess>();
 process.once('exit', () => {
   for (const child of running) child.kill('SIGKILL');
+  if (bundle) fs.rmSync(bundle, { force: true });
 });
 
 /** Kills every server process this module started that is still running (a failed test's). */
@@ -138,13 +140,23 @@ export async function stopChildren(): Promise<void> {
   );
 }
 
-/** Spawns `node --import tsx server/main.ts` exactly as an operator would start it. */
+let bundle: string | undefined;
+/**
+ * The production bundle of the current source, built once per test file inside the repository
+ * (so its native addons resolve from node_modules), as `npm run build` makes dist/server/main.js.
+ */
+function serverBundle(): string {
+  bundle ??= bundleServer(path.join(REPO_ROOT, '.tmp', 'test-server', `main-${process.pid}.js`));
+  return bundle;
+}
+
+/** Spawns the production server (`node dist/server/main.js`) as an operator would start it. */
 export function spawnServer(
   database: ProcessDatabase,
   port: number,
   env: Record<string, string> = {},
 ): ChildServer {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'server/main.ts'], {
+  const child = spawn(process.execPath, [serverBundle()], {
     cwd: REPO_ROOT,
     env: {
       ...process.env,

@@ -1,9 +1,10 @@
 // Opens the one database: the embedded SQLite file by default, PostgreSQL when configured.
 // The few differences between the engines live here and nowhere else.
 import fs from 'node:fs';
+import { createRequire } from 'node:module';
 import path from 'node:path';
-import SQLite from 'better-sqlite3';
-import pg from 'pg';
+import type SQLite from 'better-sqlite3';
+import type pg from 'pg';
 import {
   CompiledQuery,
   sql,
@@ -30,9 +31,19 @@ export interface DbHandle {
   close(): Promise<void>;
 }
 
-// Counts and sums come back as numbers, not strings (our values stay far below 2^53).
-pg.types.setTypeParser(pg.types.builtins.INT8, (v) => Number(v));
-pg.types.setTypeParser(pg.types.builtins.NUMERIC, (v) => Number(v));
+// Each engine's driver is loaded only when it is used: a process needs one of them.
+const require = createRequire(import.meta.url);
+const loadSqlite = () => require('better-sqlite3') as typeof SQLite;
+let postgresDriver: typeof pg | undefined;
+function loadPostgres(): typeof pg {
+  if (!postgresDriver) {
+    postgresDriver = require('pg') as typeof pg;
+    // Counts and sums come back as numbers, not strings (our values stay far below 2^53).
+    postgresDriver.types.setTypeParser(postgresDriver.types.builtins.INT8, (v) => Number(v));
+    postgresDriver.types.setTypeParser(postgresDriver.types.builtins.NUMERIC, (v) => Number(v));
+  }
+  return postgresDriver;
+}
 
 /** Writers take the lock when they begin, so two processes on one file never deadlock upgrading. */
 class ImmediateSqliteDriver extends SqliteDriver {
@@ -56,19 +67,43 @@ export function sqliteFile(config: Config): string {
   return path.join(config.dataDir, 'sebar.sqlite');
 }
 
+/**
+ * The database as Kysely sees it, with each statement prepared once: Kysely prepares on every
+ * query, which cost more than running the query itself. Bounded, since a few statements (an
+ * `in` list) vary with their input; one connection runs one statement at a time, so sharing
+ * a prepared statement is safe.
+ */
+function withStatementCache(sqlite: SQLite.Database, max = 500) {
+  const statements = new Map<string, SQLite.Statement>();
+  return {
+    prepare(text: string) {
+      let statement = statements.get(text);
+      if (!statement) {
+        if (statements.size >= max) statements.clear();
+        statement = sqlite.prepare(text);
+        statements.set(text, statement);
+      }
+      return statement;
+    },
+    close: () => sqlite.close(),
+  };
+}
+
 export function openSqlite(file: string): DbHandle {
   fs.mkdirSync(path.dirname(file), { recursive: true });
-  const sqlite = new SQLite(file);
+  const sqlite = new (loadSqlite())(file);
   sqlite.pragma('journal_mode = WAL');
   sqlite.pragma('synchronous = FULL');
   sqlite.pragma('busy_timeout = 10000');
   sqlite.pragma('foreign_keys = ON');
-  const db = new Kysely<Database>({ dialect: new ImmediateSqliteDialect({ database: sqlite }) });
+  const db = new Kysely<Database>({
+    dialect: new ImmediateSqliteDialect({ database: withStatementCache(sqlite) }),
+  });
   return { db, engine: 'sqlite', file, close: () => db.destroy() };
 }
 
 export function openPostgres(url: string, schema: string | null, max = 10): DbHandle {
-  const pool = new pg.Pool({
+  const pool = new (loadPostgres().Pool)({
     connectionString: url,
     max,
     ...(schema ? { options: `-c search_path=${schema}` } : {}),

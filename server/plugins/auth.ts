@@ -3,7 +3,7 @@
 import crypto from 'node:crypto';
 import { hash, verify } from '@node-rs/argon2';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { SignJWT, jwtVerify } from 'jose';
+import { CompiledQuery } from 'kysely';
 import type { Db } from '../db/connection.ts';
 import type { UsersTable } from '../db/schema.ts';
 import { HttpError } from './errors.ts';
@@ -62,28 +62,53 @@ export interface Tokens {
   check(token: string): Promise<AuthUser | null>;
 }
 
+// HS256 JWTs with node:crypto: the synchronous HMAC is several times cheaper than WebCrypto's,
+// and only the one header we issue is accepted (no `alg: none`, no other algorithm).
+const JWT_HEADER = Buffer.from(JSON.stringify({ alg: 'HS256' })).toString('base64url');
+const base64Json = (value: object) => Buffer.from(JSON.stringify(value)).toString('base64url');
+
+interface TokenClaims {
+  sub?: unknown;
+  ver?: unknown;
+  exp?: unknown;
+}
+
 export function createTokens(db: Db, key: Uint8Array, ttlSeconds: number): Tokens {
+  const signature = (content: string) => crypto.createHmac('sha256', key).update(content).digest();
+  /** The token's claims when its header and signature are ours and it has not expired. */
+  const claims = (token: string): TokenClaims | null => {
+    const [header, payload, signed, extra] = token.split('.');
+    if (header !== JWT_HEADER || !payload || !signed || extra !== undefined) return null;
+    const given = Buffer.from(signed, 'base64url');
+    const expected = signature(`${header}.${payload}`);
+    if (given.length !== expected.length || !crypto.timingSafeEqual(given, expected)) return null;
+    try {
+      const parsed = JSON.parse(Buffer.from(payload, 'base64url').toString('utf8')) as TokenClaims;
+      const exp = parsed?.exp;
+      return typeof exp === 'number' && exp * 1000 > Date.now() ? parsed : null;
+    } catch {
+      return null;
+    }
+  };
+  // Built once: the token check runs on every request, and only the id changes.
+  const userByIdSql = db.selectFrom('users').selectAll().where('id', '=', '').compile().sql;
   return {
-    sign: (user) =>
-      new SignJWT({ ver: user.token_version })
-        .setProtectedHeader({ alg: 'HS256' })
-        .setSubject(user.id)
-        .setIssuedAt()
-        .setExpirationTime(Math.floor(Date.now() / 1000) + ttlSeconds)
-        .sign(key),
+    async sign(user) {
+      const issuedAt = Math.floor(Date.now() / 1000);
+      const payload = base64Json({
+        ver: user.token_version,
+        sub: user.id,
+        iat: issuedAt,
+        exp: issuedAt + ttlSeconds,
+      });
+      const content = `${JWT_HEADER}.${payload}`;
+      return `${content}.${signature(content).toString('base64url')}`;
+    },
     async check(token) {
-      let payload;
-      try {
-        ({ payload } = await jwtVerify(token, key, { algorithms: ['HS256'] }));
-      } catch {
-        return null;
-      }
-      if (typeof payload.sub !== 'string' || typeof payload.ver !== 'number') return null;
-      const user = await db
-        .selectFrom('users')
-        .selectAll()
-        .where('id', '=', payload.sub)
-        .executeTakeFirst();
+      const payload = claims(token);
+      if (typeof payload?.sub !== 'string' || typeof payload.ver !== 'number') return null;
+      const user = (await db.executeQuery<AuthUser>(CompiledQuery.raw(userByIdSql, [payload.sub])))
+        .rows[0];
       if (!user || !user.is_active || user.token_version !== payload.ver) return null;
       return user;
     },

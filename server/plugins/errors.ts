@@ -1,6 +1,7 @@
 // One error shape, {detail, errors?}, with an Indonesian message; nothing internal leaks out.
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
+import { SECURITY_HEADERS } from './security-headers.ts';
 
 export class HttpError extends Error {
   constructor(
@@ -102,10 +103,8 @@ export function frameworkErrors(
   const tooLong = error.code === 'FST_ERR_MAX_PARAM_LENGTH';
   return reply
     .headers({
+      ...SECURITY_HEADERS,
       'content-security-policy': "default-src 'none'; frame-ancestors 'none'",
-      'x-content-type-options': 'nosniff',
-      'x-frame-options': 'DENY',
-      'referrer-policy': 'strict-origin-when-cross-origin',
     })
     .status(tooLong ? 414 : 400)
     .send({ detail: tooLong ? 'Alamat terlalu panjang' : 'Alamat tidak valid' });

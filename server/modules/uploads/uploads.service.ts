@@ -1,7 +1,5 @@
 // Uploads: recognised by their bytes, re-encoded within a pixel bound, stored under random names.
 import crypto from 'node:crypto';
-import { fileTypeFromBuffer } from 'file-type';
-import sharp from 'sharp';
 import { IMAGE_MIME_TYPES, IMAGE_TYPE_MESSAGE } from '../../../common/settings.ts';
 import { now, type Db } from '../../db/connection.ts';
 import type { UploadsTable } from '../../db/schema.ts';
@@ -20,7 +18,11 @@ const EXTENSIONS: Record<string, string> = {
 
 export const isUploadName = (name: string) => NAME_PATTERN.test(name);
 
+// Loaded on the first upload: together they are a third of the server's memory at rest.
+const imageLibraries = () => Promise.all([import('file-type'), import('sharp')]);
+
 async function reencode(bytes: Buffer, mime: string): Promise<Buffer> {
+  const sharp = (await imageLibraries())[1].default;
   const image = sharp(bytes, {
     limitInputPixels: MAX_PIXELS,
     failOn: 'truncated',
@@ -48,6 +50,7 @@ export async function storeImage(
   kind: UploadsTable['kind'],
   userId: string,
 ): Promise<UploadsTable> {
+  const [{ fileTypeFromBuffer }] = await imageLibraries();
   const type = await fileTypeFromBuffer(bytes);
   if (!type || !(IMAGE_MIME_TYPES as readonly string[]).includes(type.mime)) {
     throw new HttpError(422, IMAGE_TYPE_MESSAGE);
