@@ -19,12 +19,17 @@ export function isValidNumber(raw: string): boolean {
   return PHONE_PATTERN.test(cleanNumber(raw));
 }
 
-/** The international digits form 62...: +62/62 kept, a leading 0 dropped, anything else prefixed. */
-export function normalizeNumber(raw: string): string {
-  const digits = cleanNumber(raw).replace(/^\+/, '');
+/** The international form of a cleaned number: +62/62 kept, a leading 0 dropped, else prefixed. */
+function international(clean: string): string {
+  const digits = clean.startsWith('+') ? clean.slice(1) : clean;
   if (digits.startsWith('62')) return digits;
   if (digits.startsWith('0')) return `62${digits.slice(1)}`;
   return `62${digits}`;
+}
+
+/** The international digits form 62...: +62/62 kept, a leading 0 dropped, anything else prefixed. */
+export function normalizeNumber(raw: string): string {
+  return international(cleanNumber(raw));
 }
 
 export interface NumberAnalysis {
@@ -41,11 +46,12 @@ export function analyzeNumbers(parts: readonly string[]): NumberAnalysis {
   const seen = new Set<string>();
   let duplicates = 0;
   for (const part of parts) {
-    if (!isValidNumber(part)) {
+    const clean = cleanNumber(part);
+    if (!PHONE_PATTERN.test(clean)) {
       invalid.push(part);
       continue;
     }
-    const normal = normalizeNumber(part);
+    const normal = international(clean);
     if (seen.has(normal)) duplicates += 1;
     else seen.add(normal);
   }

@@ -144,20 +144,97 @@ export function jsonArrayRows(
 /** Deadlock, serialization failure or a busy SQLite file: the whole transaction may be retried. */
 const RETRYABLE = new Set(['40P01', '40001', 'SQLITE_BUSY', 'SQLITE_BUSY_SNAPSHOT']);
 
-/** Runs `work` in one transaction, retrying it when the engine asks for a retry. */
-export async function transact<T>(
-  database: DbHandle,
-  work: (trx: Transaction<Database>) => Promise<T>,
-): Promise<T> {
-  for (let attempt = 1; ; attempt += 1) {
+async function withRetry<T>(attempt: () => Promise<T>): Promise<T> {
+  for (let tries = 1; ; tries += 1) {
     try {
-      return await database.db.transaction().execute(work);
+      return await attempt();
     } catch (error) {
       const code = (error as { code?: string }).code;
-      if (attempt >= 5 || !code || !RETRYABLE.has(code)) throw error;
-      await new Promise((resolve) => setTimeout(resolve, Math.random() * 20 * attempt));
+      if (tries >= 5 || !code || !RETRYABLE.has(code)) throw error;
+      await new Promise((resolve) => setTimeout(resolve, Math.random() * 20 * tries));
     }
   }
+}
+
+type Work<T> = (trx: Transaction<Database>) => Promise<T>;
+interface Queued {
+  work: Work<unknown>;
+  resolve(value: unknown): void;
+  reject(error: unknown): void;
+}
+
+/** At most this many transactions share one commit, so no answer waits long for the group. */
+const MAX_GROUP = 64;
+
+/**
+ * SQLite's commit is an fsync that blocks the whole process (about 1 ms here), so transactions
+ * that arrive while one runs are committed together: one write lock, one fsync. Each runs in
+ * its own savepoint, so one that fails is undone alone, as if it had been its own transaction;
+ * none is answered before the shared commit is on disk, and if that commit fails, all fail.
+ */
+class GroupCommit {
+  readonly #queue: Queued[] = [];
+  #draining = false;
+  constructor(private readonly db: Db) {}
+
+  run<T>(work: Work<T>): Promise<T> {
+    return new Promise<T>((resolve, reject) => {
+      this.#queue.push({ work, resolve, reject } as Queued);
+      if (this.#draining) return;
+      this.#draining = true;
+      // After the requests read in this turn of the event loop have queued their work too.
+      setImmediate(() => void this.#drain());
+    });
+  }
+
+  async #drain() {
+    try {
+      while (this.#queue.length > 0) await this.#commit(this.#queue.splice(0, MAX_GROUP));
+    } finally {
+      this.#draining = false;
+    }
+  }
+
+  async #commit(group: Queued[]) {
+    const answers: (() => void)[] = [];
+    let trx;
+    try {
+      trx = await withRetry(() => this.db.startTransaction().execute());
+      for (const { work, resolve, reject } of group) {
+        const inner = await trx.savepoint('work').execute();
+        try {
+          const value = await work(inner);
+          await inner.releaseSavepoint('work').execute();
+          answers.push(() => resolve(value));
+        } catch (error) {
+          await inner.rollbackToSavepoint('work').execute();
+          await inner.releaseSavepoint('work').execute();
+          answers.push(() => reject(error));
+        }
+      }
+      await trx.commit().execute();
+    } catch (error) {
+      await trx
+        ?.rollback()
+        .execute()
+        .catch(() => undefined);
+      for (const { reject } of group) reject(error);
+      return;
+    }
+    for (const answer of answers) answer();
+  }
+}
+
+const groupCommits = new WeakMap<Db, GroupCommit>();
+
+/** Runs `work` in one transaction (on SQLite, in a group commit), retrying it when the engine asks. */
+export function transact<T>(database: DbHandle, work: Work<T>): Promise<T> {
+  if (database.engine === 'sqlite') {
+    let group = groupCommits.get(database.db);
+    if (!group) groupCommits.set(database.db, (group = new GroupCommit(database.db)));
+    return group.run(work);
+  }
+  return withRetry(() => database.db.transaction().execute(work));
 }
 
 export const bool = (value: number | boolean) => (value ? 1 : 0);

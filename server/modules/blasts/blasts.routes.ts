@@ -4,6 +4,7 @@ import {
   BlastQuerySchema,
   BlastResultSchema,
   BlastSchema,
+  type Blast,
   CreateBlastSchema,
   NumberStatusesSchema,
 } from '../../../common/blasts.ts';
@@ -46,9 +47,12 @@ export function blastsRoutes(app: App, { database }: AppContext) {
     },
     async (request, reply) => {
       const key = request.headers['idempotency-key'] ?? null;
+      const body = await createBlast(database, currentUser(request).id, request.body, key);
+      // Already the JSON of a BlastSchema answer: a JSON string is sent as it is, not re-serialised.
       return reply
         .status(201)
-        .send(await createBlast(database, currentUser(request).id, request.body, key));
+        .type('application/json; charset=utf-8')
+        .send(body as unknown as Blast);
     },
   );
   app.get(

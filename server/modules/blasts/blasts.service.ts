@@ -142,18 +142,21 @@ export async function listBlasts(
   };
 }
 
+const PENDING: NumberStatus = 'pending';
+
 export const IDEMPOTENCY_MISMATCH = 'Idempotency-Key sudah dipakai untuk permintaan yang berbeda';
 
 /**
- * Creates a blast and charges its unique valid numbers once. With an idempotency key, the first
- * request's answer is stored in the same transaction and every retry gets it back.
+ * Creates a blast and charges its unique valid numbers once, and answers the new blast as JSON
+ * text: built once, it is both the answer and, with an idempotency key, the stored answer every
+ * retry gets back (a 500-number answer is costly to copy and serialise twice).
  */
 export async function createBlast(
   database: DbHandle,
   userId: string,
   input: CreateBlast,
   idempotencyKey: string | null,
-): Promise<Blast> {
+): Promise<string> {
   const { db } = database;
   const analysis = analyzeNumbers(input.target_numbers);
   if (analysis.invalid.length > 0)
@@ -195,7 +198,7 @@ export async function createBlast(
           .where('key', '=', idempotencyKey)
           .executeTakeFirstOrThrow();
         if (stored.request_hash !== requestHash) throw new HttpError(422, IDEMPOTENCY_MISMATCH);
-        return JSON.parse(stored.response_body) as Blast;
+        return stored.response_body;
       }
     }
     const owner = await trx
@@ -233,21 +236,16 @@ export async function createBlast(
     };
     await trx.insertInto('blasts').values(row).execute();
     await countBlast(trx, userId, null, 'pending');
-    const numbers = analysis.unique.map((number, idx) => ({
-      blast_id: id,
-      idx,
-      number,
-      status: 'pending' as const,
-    }));
     // One JSON parameter instead of a VALUES list of up to 2,000 parameters.
     const rows = jsonArrayRows(database.engine, JSON.stringify(analysis.unique));
     await sql`insert into blast_numbers (blast_id, idx, number, status)
       select ${id}, n.idx, n.value, 'pending' from (${rows}) as n`.execute(trx);
-    const body = toBlast({ ...row, username: owner.username }, numbers);
+    const pending = analysis.unique.map((number, idx) => ({ idx, number, status: PENDING }));
+    const body = JSON.stringify(toBlast({ ...row, username: owner.username }, pending));
     if (idempotencyKey) {
       await trx
         .updateTable('idempotency_keys')
-        .set({ status_code: 201, response_body: JSON.stringify(body) })
+        .set({ status_code: 201, response_body: body })
         .where('user_id', '=', userId)
         .where('key', '=', idempotencyKey)
         .execute();
