@@ -1,0 +1,66 @@
+// transact(): every transaction is all-or-nothing on its own, also when SQLite commits several
+// of them together (group commit): one that fails is undone alone and the others stay.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { HttpError } from '../plugins/errors.ts';
+import { freshDatabase } from '../test-helpers.ts';
+import { transact, type DbHandle } from './connection.ts';
+import { migrate } from './migrate.ts';
+
+let database: DbHandle;
+let drop: () => Promise<void>;
+
+beforeAll(async () => {
+  const fresh = await freshDatabase();
+  database = fresh.handle;
+  drop = fresh.drop;
+  await migrate(database);
+});
+afterAll(async () => {
+  await database?.close();
+  await drop?.();
+});
+
+const secret = (name: string) => ({ name, value: `nilai-${name}` });
+const names = async () =>
+  (await database.db.selectFrom('app_secrets').select('name').orderBy('name').execute()).map(
+    (row) => row.name,
+  );
+
+describe('transact', () => {
+  it('undoes only the transaction that fails among those running at the same time', async () => {
+    const outcomes = await Promise.allSettled(
+      ['a', 'b', 'c', 'd', 'e'].map((name) =>
+        transact(database, async (trx) => {
+          await trx
+            .insertInto('app_secrets')
+            .values(secret(`${name}-1`))
+            .execute();
+          await trx
+            .insertInto('app_secrets')
+            .values(secret(`${name}-2`))
+            .execute();
+          if (name === 'b') throw new HttpError(409, 'gagal di tengah');
+          // A constraint violation fails this one alone (the same name twice).
+          if (name === 'd') await trx.insertInto('app_secrets').values(secret('d-1')).execute();
+          return name;
+        }),
+      ),
+    );
+    expect(outcomes.map((o) => o.status)).toEqual([
+      'fulfilled',
+      'rejected',
+      'fulfilled',
+      'rejected',
+      'fulfilled',
+    ]);
+    expect(outcomes.map((o) => (o.status === 'fulfilled' ? o.value : null))).toEqual([
+      'a',
+      null,
+      'c',
+      null,
+      'e',
+    ]);
+    expect((outcomes[1] as PromiseRejectedResult).reason).toBeInstanceOf(HttpError);
+    expect(await names()).toEqual(['a-1', 'a-2', 'c-1', 'c-2', 'e-1', 'e-2']);
+  });
+});
