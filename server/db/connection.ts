@@ -1,5 +1,6 @@
 // Opens the one database: the embedded SQLite file by default, PostgreSQL when configured.
 // The few differences between the engines live here and nowhere else.
+import crypto from 'node:crypto';
 import fs from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
@@ -11,6 +12,7 @@ import {
   type RawBuilder,
   Kysely,
   PostgresDialect,
+  type PostgresPool,
   SqliteDialect,
   SqliteDriver,
   type DatabaseConnection,
@@ -102,6 +104,41 @@ export function openSqlite(file: string): DbHandle {
   return { db, engine: 'sqlite', file, close: () => db.destroy() };
 }
 
+/**
+ * Each query as a named prepared statement: PostgreSQL parses and plans a statement once per
+ * connection instead of on every call (Kysely sends them unnamed). Our statements are a small,
+ * fixed set, so the names stay few.
+ */
+function withNamedStatements(pool: pg.Pool): PostgresPool {
+  const names = new Map<string, string>();
+  const nameOf = (text: string) => {
+    let name = names.get(text);
+    if (!name) {
+      if (names.size >= 1000) names.clear();
+      name = `s${crypto.createHash('sha1').update(text).digest('hex').slice(0, 20)}`;
+      names.set(text, name);
+    }
+    return name;
+  };
+  const prepared = new WeakSet<pg.PoolClient>();
+  const connect = pool.connect.bind(pool) as () => Promise<pg.PoolClient>;
+  return {
+    end: () => pool.end(),
+    async connect() {
+      const client = await connect();
+      if (!prepared.has(client)) {
+        prepared.add(client);
+        const query = client.query.bind(client) as (...args: unknown[]) => Promise<unknown>;
+        client.query = ((text: unknown, values?: unknown[]) =>
+          typeof text === 'string' && Array.isArray(values)
+            ? query({ name: nameOf(text), text, values })
+            : query(text, values)) as typeof client.query;
+      }
+      return client;
+    },
+  };
+}
+
 export function openPostgres(url: string, schema: string | null, max = 10): DbHandle {
   const pool = new (loadPostgres().Pool)({
     connectionString: url,
@@ -110,7 +147,9 @@ export function openPostgres(url: string, schema: string | null, max = 10): DbHa
   });
   // An idle client that loses its server must not crash the process.
   pool.on('error', () => undefined);
-  const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
+  const db = new Kysely<Database>({
+    dialect: new PostgresDialect({ pool: withNamedStatements(pool) }),
+  });
   return { db, engine: 'postgres', file: null, close: () => db.destroy() };
 }
 
