@@ -180,6 +180,12 @@ export function jsonArrayRows(
     : sql`select key as idx, value from json_each(${json})`;
 }
 
+/** `column`'s values of each group joined by commas in `orderBy` order, as one text. */
+export function orderedList(engine: Engine, column: string, orderBy: string): RawBuilder<string> {
+  const fn = engine === 'postgres' ? sql.raw('string_agg') : sql.raw('group_concat');
+  return sql<string>`${fn}(${sql.ref(column)}, ',' order by ${sql.ref(orderBy)})`;
+}
+
 /** Deadlock, serialization failure or a busy SQLite file: the whole transaction may be retried. */
 const RETRYABLE = new Set(['40P01', '40001', 'SQLITE_BUSY', 'SQLITE_BUSY_SNAPSHOT']);
 

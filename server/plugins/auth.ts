@@ -119,7 +119,7 @@ export function registerAuth(app: FastifyInstance, tokens: Tokens): void {
   app.decorateRequest('user', null);
 
   // A route under /api without a declared access, or one whose prefix promises another role,
-  // stops the server from starting.
+  // stops the server from starting; every other route gets its guard here, once.
   app.addHook('onRoute', (route) => {
     if (!route.url.startsWith('/api')) return;
     const access = route.config?.access;
@@ -134,17 +134,18 @@ export function registerAuth(app: FastifyInstance, tokens: Tokens): void {
     if (route.url.startsWith('/api/client') && access !== 'client') {
       throw new Error(`route ${route.url} must be client-only`);
     }
+    if (access !== 'public') route.onRequest = [route.onRequest ?? []].flat().concat(guard(access));
   });
 
-  app.addHook('onRequest', async (request) => {
-    const access = request.routeOptions.config?.access;
-    if (!access || access === 'public') return;
-    const user = await userFromRequest(request, tokens);
-    if (!user) throw new HttpError(401, SESSION_INVALID);
-    if (access === 'admin' && user.role !== 'super_admin') throw new HttpError(403, FORBIDDEN);
-    if (access === 'client' && user.role !== 'client') throw new HttpError(403, FORBIDDEN);
-    request.user = user;
-  });
+  function guard(access: Exclude<Access, 'public'>) {
+    return async (request: FastifyRequest) => {
+      const user = await userFromRequest(request, tokens);
+      if (!user) throw new HttpError(401, SESSION_INVALID);
+      if (access === 'admin' && user.role !== 'super_admin') throw new HttpError(403, FORBIDDEN);
+      if (access === 'client' && user.role !== 'client') throw new HttpError(403, FORBIDDEN);
+      request.user = user;
+    };
+  }
 }
 
 async function userFromRequest(request: FastifyRequest, tokens: Tokens) {

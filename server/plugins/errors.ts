@@ -54,9 +54,10 @@ function containsNul(value: unknown, depth = 0): boolean {
 
 export function registerErrorHandling(app: FastifyInstance): void {
   // PostgreSQL cannot store a NUL character: refuse it in any path, query or body, on both engines.
-  app.addHook('preValidation', async (request) => {
+  app.addHook('preValidation', (request, _reply, done) => {
     if (containsNul(request.params) || containsNul(request.query) || containsNul(request.body))
-      throw new HttpError(422, VALUE_CODES['22021']!);
+      done(new HttpError(422, VALUE_CODES['22021']!));
+    else done();
   });
   app.setErrorHandler((error: FastifyError, request, reply) => {
     if (error instanceof HttpError) {
