@@ -5,7 +5,7 @@ import fastifyMultipart from '@fastify/multipart';
 import fastifyRateLimit from '@fastify/rate-limit';
 import fastifyStatic from '@fastify/static';
 import fastifySwagger from '@fastify/swagger';
-import Fastify from 'fastify';
+import Fastify, { LogController, type FastifyReply, type FastifyRequest } from 'fastify';
 import {
   jsonSchemaTransform,
   serializerCompiler,
@@ -55,6 +55,21 @@ export interface RegisteredRoute {
   access: string | undefined;
 }
 
+/** One access line per request, when it is answered (Fastify writes a second on arrival). */
+class AccessLog extends LogController {
+  override incomingRequest() {}
+  override requestCompleted(error: Error | null, request: FastifyRequest, reply: FastifyReply) {
+    const line = {
+      method: request.method,
+      url: request.url,
+      status: reply.statusCode,
+      ms: Math.round(reply.elapsedTime * 10) / 10,
+    };
+    if (error) reply.log.error({ ...line, err: error }, 'request errored');
+    else reply.log.info(line, 'request');
+  }
+}
+
 export interface BuiltApp {
   app: App;
   context: AppContext;
@@ -67,6 +82,7 @@ export async function buildApp(
 ): Promise<BuiltApp> {
   const app = Fastify({
     logger: config.logLevel === 'silent' ? false : { level: config.logLevel },
+    logController: new AccessLog(),
     bodyLimit: 1024 * 1024,
     // Ids and filenames in paths are short; a huge URL is rejected before any work.
     routerOptions: { maxParamLength: 200 },
