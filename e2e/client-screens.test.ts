@@ -40,6 +40,42 @@ async function signedIn(client: Client, path: string, viewport: 'desktop' | 'pho
 
 const cardsText = (page: Page, name: string) => page.getByRole('region', { name }).textContent();
 
+describe('the header balance', () => {
+  it('is read again on every screen change, so a change made elsewhere shows at once', async () => {
+    const client = await e2e.server.createClient();
+    const page = await signedIn(client, '/');
+    await expectShellBalance(page, 0);
+    const nav = page.getByRole('navigation', { name: 'Menu klien' });
+    // Screens that read no balance themselves: only the shell can bring the new figure in.
+    for (const [label, points] of [
+      ['Kontak Admin', 40],
+      ['Hasil Blast', 55],
+      ['Riwayat Top Up', 70],
+    ] as const) {
+      await setPoints(e2e.server, client, points);
+      const me = page.waitForResponse((r) => r.url().endsWith('/api/auth/me'));
+      await nav.getByRole('link', { name: label }).click();
+      await me;
+      await expectShellBalance(page, points);
+      expect(await page.locator('header').textContent()).toContain(`${points} poin tersedia`);
+    }
+    // A blast sent from the form brings the spent balance into the header.
+    await nav.getByRole('link', { name: 'Form Blast' }).click();
+    await page.getByLabel('Nomor WhatsApp Tujuan').fill(numbers(4).join('\n'));
+    await page.getByLabel('Pesan').fill('Halo');
+    await page.getByRole('button', { name: 'KIRIM BLAST REQUEST' }).click();
+    await page.waitForURL('**/blast-results');
+    await expectShellBalance(page, 66);
+    // Coming back to the tab reads it again too (an approval while the client was away).
+    await setPoints(e2e.server, client, 90);
+    const me = page.waitForResponse((r) => r.url().endsWith('/api/auth/me'));
+    await page.evaluate(() => document.dispatchEvent(new Event('visibilitychange')));
+    await me;
+    await expectShellBalance(page, 90);
+    await page.context().close();
+  });
+});
+
 describe('Dashboard', () => {
   it("shows today's figures, the balance, today's activity and the quick links", async () => {
     const client = await e2e.server.createClient();
