@@ -233,25 +233,60 @@ describe('Form Blast', () => {
       expect(await preview.textContent()).toContain(
         `${(bytes.length / 1024 / 1024).toFixed(2)} MB`,
       );
+      // Shown once decoded (a placeholder until then).
+      await page.locator('[data-image-preview][data-preview-status="ready"]').waitFor();
       const img = preview.getByRole('img', { name: 'Pratinjau gambar blast' });
-      await expect.poll(() => img.evaluate((el: HTMLImageElement) => el.naturalWidth)).toBe(64);
+      expect(await img.evaluate((el: HTMLImageElement) => el.naturalWidth)).toBe(64);
+      expect(await preview.getByText('Memuat pratinjau...').count()).toBe(0);
 
-      // Remove, then choose again.
+      // Remove: the picker is back, empty and focused, with nothing of the old image left.
       await page.getByRole('button', { name: 'Hapus gambar' }).click();
       expect(await preview.count()).toBe(0);
-      await page.getByLabel('Gambar (Opsional)').setInputFiles({
-        name: 'promo.png',
-        mimeType: 'image/png',
-        buffer: bytes,
-      });
-      await preview.waitFor();
+      expect(await page.getByRole('img', { name: 'Pratinjau gambar blast' }).count()).toBe(0);
+      expect(await page.getByText('promo.png').count()).toBe(0);
+      const picker = page.getByLabel('Gambar (Opsional)');
+      await expect.poll(() => picker.evaluate((el) => el === document.activeElement)).toBe(true);
+      expect(await picker.evaluate((el: HTMLInputElement) => el.files?.length ?? 0)).toBe(0);
+      await picker.setInputFiles({ name: 'promo.png', mimeType: 'image/png', buffer: bytes });
+      await page.locator('[data-image-preview][data-preview-status="ready"]').waitFor();
 
+      // While the image is on its way the preview says so.
+      let release!: () => void;
+      const held = new Promise<void>((resolve) => (release = resolve));
+      await page.route('**/api/upload/image', async (route) => {
+        await held;
+        await route.continue();
+      });
       await messageField(page).fill('Lihat gambar promo kami');
       await numbersField(page).fill(numbers(2).join('\n'));
       await submitButton(page).click();
+      await preview.getByRole('status').filter({ hasText: 'Mengupload gambar...' }).waitFor();
+      expect(await preview.getAttribute('data-preview-status')).toBe('uploading');
+      expect(await page.getByRole('button', { name: 'Hapus gambar' }).isDisabled()).toBe(true);
+      release();
       await page.waitForURL('**/blast-results');
       const list = await clientCall(e2e.server, client, 'GET', '/api/client/blast-requests');
       expect(list.items[0].image_url).toMatch(/^\/uploads\//);
+      await page.context().close();
+    });
+
+    it('refuses a file that is not an image as soon as it is chosen', async () => {
+      const { page } = await signedIn(5);
+      await page.getByLabel('Gambar (Opsional)').setInputFiles({
+        name: 'daftar.txt',
+        mimeType: 'text/plain',
+        buffer: Buffer.from('081234567890'),
+      });
+      await expectToast(page, 'File harus berupa gambar (PNG, JPG, GIF)', {
+        title: 'Error Upload Gambar',
+        variant: 'destructive',
+      });
+      expect(await page.locator('[data-image-preview]').count()).toBe(0);
+      expect(
+        await page
+          .getByLabel('Gambar (Opsional)')
+          .evaluate((el: HTMLInputElement) => el.files?.length ?? 0),
+      ).toBe(0);
       await page.context().close();
     });
 
@@ -264,8 +299,12 @@ describe('Form Blast', () => {
         mimeType: 'image/png',
         buffer: Buffer.from('ini bukan gambar, hanya teks biasa'),
       });
-      await page.locator('[data-image-preview]').waitFor();
+      // Bytes that do not decode: the preview says so instead of a broken image.
+      await page.locator('[data-image-preview][data-preview-status="failed"]').waitFor();
       expect(await page.locator('[data-image-preview]').textContent()).toContain('foto.png');
+      expect(await page.locator('[data-image-preview]').textContent()).toContain(
+        'Preview tidak dapat dimuat',
+      );
       await messageField(page).fill('Pesan tanpa gambar');
       await numbersField(page).fill(numbers(2).join('\n'));
       await submitButton(page).click();
@@ -273,7 +312,10 @@ describe('Form Blast', () => {
       const success = await expectToast(page, 'Blast request berhasil dibuat untuk 2 nomor', {
         variant: 'success',
       });
-      expect(await success.textContent()).toContain('Gambar tidak ikut terkirim.');
+      // The server's own reason, in Indonesian, says why.
+      expect(await success.textContent()).toContain(
+        'Gambar tidak ikut terkirim. File harus berupa gambar (PNG, JPG, GIF)',
+      );
       expect(await recordedToasts(page)).toContainEqual(
         expect.stringContaining(
           'Error Upload GambarGagal mengupload gambar. Blast akan dikirim tanpa gambar.',
