@@ -19,11 +19,13 @@ import {
   setPoints,
   submitResult,
   type Client,
+  patientPolls,
 } from './client-seed.ts';
 
 let e2e: E2E;
 
 beforeAll(async () => {
+  patientPolls();
   e2e = await startE2E();
 });
 afterAll(async () => {

@@ -13,11 +13,13 @@ import {
   requestTopup,
   saveSettings,
   type Client,
+  patientPolls,
 } from './client-seed.ts';
 
 let e2e: E2E;
 
 beforeAll(async () => {
+  patientPolls();
   e2e = await startE2E();
 });
 afterAll(async () => {
