@@ -269,6 +269,27 @@ describe('History Poin', () => {
 });
 
 describe('theme, keyboard and phone width', () => {
+  it('on a phone each empty list says so in full, not cut off by the sideways scroll', async () => {
+    const client = await e2e.server.createClient();
+    const page = await signedIn(client, '/blast-results', 'phone');
+    for (const [path, text] of [
+      ['/blast-results', 'Belum ada blast request'],
+      ['/topup-history', 'Belum ada history top-up'],
+      ['/point-history', 'Belum ada transaksi poin'],
+    ] as const) {
+      await go(page, e2e.url, path);
+      const message = page.getByText(text, { exact: true });
+      await message.waitFor();
+      const box = await message.evaluate((el) => {
+        const rect = el.getBoundingClientRect();
+        return { left: rect.left, right: rect.right, width: window.innerWidth };
+      });
+      expect(box.left, path).toBeGreaterThanOrEqual(0);
+      expect(box.right, path).toBeLessThanOrEqual(box.width);
+    }
+    await page.context().close();
+  });
+
   it('the theme toggle persists across pages and reloads', async () => {
     const client = await e2e.server.createClient();
     const page = await signedIn(client, '/');
