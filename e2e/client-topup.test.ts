@@ -265,6 +265,7 @@ describe('Top Up Poin', () => {
         title: 'Error',
         variant: 'destructive',
       });
+      expect(await pointsField(page).evaluate((el) => el === document.activeElement)).toBe(true);
       await pointsField(page).fill('25000000');
       await submitButton(page).click();
       await expectToast(page, 'Jumlah poin maksimal 1.000.000 per request', { title: 'Error' });

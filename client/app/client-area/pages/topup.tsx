@@ -75,7 +75,11 @@ export default function TopupPage() {
     if (sending) return;
     if (pointsText.trim() === '' || amount === null) return void toastError(TOPUP_REQUIRED_MESSAGE);
     const problem = topupPointsProblem(points);
-    if (problem) return void toastError(problem);
+    if (problem) {
+      // Back to the field, where the limit is also said, rather than left at the button below.
+      document.getElementById('topup-points')?.focus();
+      return void toastError(problem);
+    }
     const parsed = CreatePointRequestSchema.safeParse({
       points_requested: points,
       amount_paid: amount,
