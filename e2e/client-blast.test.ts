@@ -333,6 +333,32 @@ describe('Form Blast', () => {
 });
 
 describe('Hasil Blast', () => {
+  it('a pending blast shows its result by itself within 30 seconds, and the refund in the header', async () => {
+    const client = await e2e.server.createClient();
+    await setPoints(e2e.server, client, 5);
+    const blast = await createBlast(e2e.server, client, 'Menunggu hasil', numbers(2));
+    const page = await e2e.open('/login');
+    await page.clock.install();
+    await page.reload();
+    await signIn(page, client.user.email, client.password);
+    await go(page, e2e.url, '/blast-results');
+    await page.getByText('Sedang diproses').waitFor();
+    await expectShellBalance(page, 3);
+    await submitResult(e2e.server, blast.id, {
+      successful_count: 1,
+      failed_count: 1,
+      no_wa_count: 0,
+    });
+    await page.clock.fastForward(29_000);
+    expect(await page.locator('[data-blast-result]').count()).toBe(0);
+    await page.clock.fastForward(1_500);
+    await expect
+      .poll(() => page.locator('[data-blast-result]').first().textContent())
+      .toBe('1 berhasil1 gagal0 no WA');
+    await expectShellBalance(page, 4);
+    await page.context().close();
+  });
+
   it('shows the empty state for a client without blasts', async () => {
     const { page } = await signedIn(0, '/blast-results');
     await page.getByText('Belum ada blast request').waitFor();

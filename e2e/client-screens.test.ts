@@ -78,6 +78,24 @@ describe('the header balance', () => {
   });
 });
 
+describe('the header balance, on a screen left open', () => {
+  it('is read again every 30 seconds while the tab is shown', async () => {
+    const client = await e2e.server.createClient();
+    const page = await e2e.open('/login');
+    await page.clock.install();
+    await page.reload();
+    await signIn(page, client.user.email, client.password);
+    await go(page, e2e.url, '/contacts');
+    await expectShellBalance(page, 0);
+    await setPoints(e2e.server, client, 33);
+    await page.clock.fastForward(29_000);
+    expect(await page.locator('[data-balance]').textContent()).toBe('0');
+    await page.clock.fastForward(1_500);
+    await expectShellBalance(page, 33);
+    await page.context().close();
+  });
+});
+
 describe('Dashboard', () => {
   it("shows today's figures, the balance, today's activity and the quick links", async () => {
     const client = await e2e.server.createClient();

@@ -7,6 +7,7 @@ import {
   adminCall,
   addTiers,
   clientCall,
+  expectShellBalance,
   expectToast,
   go,
   pngBytes,
@@ -394,6 +395,29 @@ describe('Top Up Poin', () => {
 });
 
 describe('Riwayat Top Up', () => {
+  it('a pending request turns approved by itself within 30 seconds, and the balance follows', async () => {
+    // Runs alone too (-t): the tiers come from an earlier describe otherwise.
+    if ((await adminCall(e2e.server, 'GET', '/api/admin/pricing')).length === 0)
+      await addTiers(e2e.server);
+    const client = await e2e.server.createClient();
+    const request = await requestTopup(e2e.server, client, 20);
+    const page = await e2e.open('/login');
+    await page.clock.install();
+    await page.reload();
+    await signIn(page, client.user.email, client.password);
+    await go(page, e2e.url, '/topup-history');
+    const status = page.locator('[data-request-status]').first();
+    await status.waitFor();
+    expect(await status.textContent()).toBe('Menunggu');
+    await adminCall(e2e.server, 'POST', `/api/admin/point-requests/${request.id}/approve`);
+    await page.clock.fastForward(29_000);
+    expect(await status.textContent()).toBe('Menunggu');
+    await page.clock.fastForward(1_500);
+    await expect.poll(() => status.textContent()).toBe('approved');
+    await expectShellBalance(page, 20);
+    await page.context().close();
+  });
+
   it('shows the empty state and zero cards for a new client', async () => {
     const { page } = await signedIn('/topup-history');
     await page.getByText('Belum ada history top-up').waitFor();

@@ -29,10 +29,14 @@ const PAGES: Record<ClientPath, ComponentType> = {
   '/point-history': PointHistoryPage,
 };
 
+/** How often the shell re-reads the balance while the tab is shown (SPEC's dashboard cadence). */
+export const BALANCE_REFRESH_MS = 30_000;
+
 /**
- * Re-reads the balance (['me']) when the client moves to another screen or comes back to the tab:
- * an admin's approval, refund or edit happens elsewhere, and the shell stays mounted across screens.
- * A read already under way (a blast's own refresh, the first load) is not repeated.
+ * Re-reads the balance (['me']) when the client moves to another screen, comes back to the tab,
+ * and every 30 seconds while the tab is shown: an admin's approval, refund or edit happens
+ * elsewhere, and the shell stays mounted across screens. A read already under way (a blast's own
+ * refresh, the first load) is not repeated.
  */
 function useFreshBalance(pathname: string) {
   const queryClient = useQueryClient();
@@ -48,7 +52,11 @@ function useFreshBalance(pathname: string) {
     }
     const onVisible = () => document.visibilityState === 'visible' && refresh();
     document.addEventListener('visibilitychange', onVisible);
-    return () => document.removeEventListener('visibilitychange', onVisible);
+    const timer = window.setInterval(onVisible, BALANCE_REFRESH_MS);
+    return () => {
+      document.removeEventListener('visibilitychange', onVisible);
+      window.clearInterval(timer);
+    };
   }, [pathname, queryClient]);
 }
 
