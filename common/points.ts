@@ -7,9 +7,22 @@ export type PointRequestStatus = (typeof POINT_REQUEST_STATUSES)[number];
 
 export const TOPUP_REQUIRED_MESSAGE = 'Mohon isi semua field yang diperlukan';
 export const TOPUP_POSITIVE_MESSAGE = 'Jumlah poin harus lebih dari 0';
+/** The most points one top-up request may ask for (SPEC and DESIGN name none: our decision). */
+export const TOPUP_MAX_POINTS = 1_000_000;
+export const TOPUP_MAX_MESSAGE = 'Jumlah poin maksimal 1.000.000 per request';
+
+/** The form's own check of a typed points value, in SPEC's order; null when it may be sent. */
+export function topupPointsProblem(points: number): string | null {
+  if (!(points > 0)) return TOPUP_POSITIVE_MESSAGE;
+  if (points > TOPUP_MAX_POINTS) return TOPUP_MAX_MESSAGE;
+  return null;
+}
 
 export const CreatePointRequestSchema = z.strictObject({
-  points_requested: z.int(TOPUP_REQUIRED_MESSAGE).min(1, TOPUP_POSITIVE_MESSAGE).max(1_000_000),
+  points_requested: z
+    .int(TOPUP_REQUIRED_MESSAGE)
+    .min(1, TOPUP_POSITIVE_MESSAGE)
+    .max(TOPUP_MAX_POINTS, TOPUP_MAX_MESSAGE),
   amount_paid: z.number(TOPUP_REQUIRED_MESSAGE).min(0).max(1e12),
   payment_proof_url: z
     .string()

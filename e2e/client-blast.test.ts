@@ -19,11 +19,13 @@ import {
   setPoints,
   submitResult,
   type Client,
+  patientPolls,
 } from './client-seed.ts';
 
 let e2e: E2E;
 
 beforeAll(async () => {
+  patientPolls();
   e2e = await startE2E();
 });
 afterAll(async () => {
@@ -233,25 +235,60 @@ describe('Form Blast', () => {
       expect(await preview.textContent()).toContain(
         `${(bytes.length / 1024 / 1024).toFixed(2)} MB`,
       );
+      // Shown once decoded (a placeholder until then).
+      await page.locator('[data-image-preview][data-preview-status="ready"]').waitFor();
       const img = preview.getByRole('img', { name: 'Pratinjau gambar blast' });
-      await expect.poll(() => img.evaluate((el: HTMLImageElement) => el.naturalWidth)).toBe(64);
+      expect(await img.evaluate((el: HTMLImageElement) => el.naturalWidth)).toBe(64);
+      expect(await preview.getByText('Memuat pratinjau...').count()).toBe(0);
 
-      // Remove, then choose again.
+      // Remove: the picker is back, empty and focused, with nothing of the old image left.
       await page.getByRole('button', { name: 'Hapus gambar' }).click();
       expect(await preview.count()).toBe(0);
-      await page.getByLabel('Gambar (Opsional)').setInputFiles({
-        name: 'promo.png',
-        mimeType: 'image/png',
-        buffer: bytes,
-      });
-      await preview.waitFor();
+      expect(await page.getByRole('img', { name: 'Pratinjau gambar blast' }).count()).toBe(0);
+      expect(await page.getByText('promo.png').count()).toBe(0);
+      const picker = page.getByLabel('Gambar (Opsional)');
+      await expect.poll(() => picker.evaluate((el) => el === document.activeElement)).toBe(true);
+      expect(await picker.evaluate((el: HTMLInputElement) => el.files?.length ?? 0)).toBe(0);
+      await picker.setInputFiles({ name: 'promo.png', mimeType: 'image/png', buffer: bytes });
+      await page.locator('[data-image-preview][data-preview-status="ready"]').waitFor();
 
+      // While the image is on its way the preview says so.
+      let release!: () => void;
+      const held = new Promise<void>((resolve) => (release = resolve));
+      await page.route('**/api/upload/image', async (route) => {
+        await held;
+        await route.continue();
+      });
       await messageField(page).fill('Lihat gambar promo kami');
       await numbersField(page).fill(numbers(2).join('\n'));
       await submitButton(page).click();
+      await preview.getByRole('status').filter({ hasText: 'Mengupload gambar...' }).waitFor();
+      expect(await preview.getAttribute('data-preview-status')).toBe('uploading');
+      expect(await page.getByRole('button', { name: 'Hapus gambar' }).isDisabled()).toBe(true);
+      release();
       await page.waitForURL('**/blast-results');
       const list = await clientCall(e2e.server, client, 'GET', '/api/client/blast-requests');
       expect(list.items[0].image_url).toMatch(/^\/uploads\//);
+      await page.context().close();
+    });
+
+    it('refuses a file that is not an image as soon as it is chosen', async () => {
+      const { page } = await signedIn(5);
+      await page.getByLabel('Gambar (Opsional)').setInputFiles({
+        name: 'daftar.txt',
+        mimeType: 'text/plain',
+        buffer: Buffer.from('081234567890'),
+      });
+      await expectToast(page, 'File harus berupa gambar (PNG, JPG, GIF)', {
+        title: 'Error Upload Gambar',
+        variant: 'destructive',
+      });
+      expect(await page.locator('[data-image-preview]').count()).toBe(0);
+      expect(
+        await page
+          .getByLabel('Gambar (Opsional)')
+          .evaluate((el: HTMLInputElement) => el.files?.length ?? 0),
+      ).toBe(0);
       await page.context().close();
     });
 
@@ -264,8 +301,12 @@ describe('Form Blast', () => {
         mimeType: 'image/png',
         buffer: Buffer.from('ini bukan gambar, hanya teks biasa'),
       });
-      await page.locator('[data-image-preview]').waitFor();
+      // Bytes that do not decode: the preview says so instead of a broken image.
+      await page.locator('[data-image-preview][data-preview-status="failed"]').waitFor();
       expect(await page.locator('[data-image-preview]').textContent()).toContain('foto.png');
+      expect(await page.locator('[data-image-preview]').textContent()).toContain(
+        'Preview tidak dapat dimuat',
+      );
       await messageField(page).fill('Pesan tanpa gambar');
       await numbersField(page).fill(numbers(2).join('\n'));
       await submitButton(page).click();
@@ -273,7 +314,10 @@ describe('Form Blast', () => {
       const success = await expectToast(page, 'Blast request berhasil dibuat untuk 2 nomor', {
         variant: 'success',
       });
-      expect(await success.textContent()).toContain('Gambar tidak ikut terkirim.');
+      // The server's own reason, in Indonesian, says why.
+      expect(await success.textContent()).toContain(
+        'Gambar tidak ikut terkirim. File harus berupa gambar (PNG, JPG, GIF)',
+      );
       expect(await recordedToasts(page)).toContainEqual(
         expect.stringContaining(
           'Error Upload GambarGagal mengupload gambar. Blast akan dikirim tanpa gambar.',
@@ -289,6 +333,32 @@ describe('Form Blast', () => {
 });
 
 describe('Hasil Blast', () => {
+  it('a pending blast shows its result by itself within 30 seconds, and the refund in the header', async () => {
+    const client = await e2e.server.createClient();
+    await setPoints(e2e.server, client, 5);
+    const blast = await createBlast(e2e.server, client, 'Menunggu hasil', numbers(2));
+    const page = await e2e.open('/login');
+    await page.clock.install();
+    await page.reload();
+    await signIn(page, client.user.email, client.password);
+    await go(page, e2e.url, '/blast-results');
+    await page.getByText('Sedang diproses').waitFor();
+    await expectShellBalance(page, 3);
+    await submitResult(e2e.server, blast.id, {
+      successful_count: 1,
+      failed_count: 1,
+      no_wa_count: 0,
+    });
+    await page.clock.fastForward(29_000);
+    expect(await page.locator('[data-blast-result]').count()).toBe(0);
+    await page.clock.fastForward(1_500);
+    await expect
+      .poll(() => page.locator('[data-blast-result]').first().textContent())
+      .toBe('1 berhasil1 gagal0 no WA');
+    await expectShellBalance(page, 4);
+    await page.context().close();
+  });
+
   it('shows the empty state for a client without blasts', async () => {
     const { page } = await signedIn(0, '/blast-results');
     await page.getByText('Belum ada blast request').waitFor();

@@ -13,11 +13,13 @@ import {
   numbers,
   saveSettings,
   submitResult,
+  patientPolls,
 } from './client-seed.ts';
 
 let e2e: E2E;
 
 beforeAll(async () => {
+  patientPolls();
   e2e = await startE2E();
   await addTiers(e2e.server);
   await saveSettings(e2e.server);

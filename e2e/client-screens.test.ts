@@ -19,11 +19,13 @@ import {
   setPoints,
   submitResult,
   type Client,
+  patientPolls,
 } from './client-seed.ts';
 
 let e2e: E2E;
 
 beforeAll(async () => {
+  patientPolls();
   e2e = await startE2E();
   await addTiers(e2e.server);
 });
@@ -39,6 +41,60 @@ async function signedIn(client: Client, path: string, viewport: 'desktop' | 'pho
 }
 
 const cardsText = (page: Page, name: string) => page.getByRole('region', { name }).textContent();
+
+describe('the header balance', () => {
+  it('is read again on every screen change, so a change made elsewhere shows at once', async () => {
+    const client = await e2e.server.createClient();
+    const page = await signedIn(client, '/');
+    await expectShellBalance(page, 0);
+    const nav = page.getByRole('navigation', { name: 'Menu klien' });
+    // Screens that read no balance themselves: only the shell can bring the new figure in.
+    for (const [label, points] of [
+      ['Kontak Admin', 40],
+      ['Hasil Blast', 55],
+      ['Riwayat Top Up', 70],
+    ] as const) {
+      await setPoints(e2e.server, client, points);
+      const me = page.waitForResponse((r) => r.url().endsWith('/api/auth/me'));
+      await nav.getByRole('link', { name: label }).click();
+      await me;
+      await expectShellBalance(page, points);
+      expect(await page.locator('header').textContent()).toContain(`${points} poin tersedia`);
+    }
+    // A blast sent from the form brings the spent balance into the header.
+    await nav.getByRole('link', { name: 'Form Blast' }).click();
+    await page.getByLabel('Nomor WhatsApp Tujuan').fill(numbers(4).join('\n'));
+    await page.getByLabel('Pesan').fill('Halo');
+    await page.getByRole('button', { name: 'KIRIM BLAST REQUEST' }).click();
+    await page.waitForURL('**/blast-results');
+    await expectShellBalance(page, 66);
+    // Coming back to the tab reads it again too (an approval while the client was away).
+    await setPoints(e2e.server, client, 90);
+    const me = page.waitForResponse((r) => r.url().endsWith('/api/auth/me'));
+    await page.evaluate(() => document.dispatchEvent(new Event('visibilitychange')));
+    await me;
+    await expectShellBalance(page, 90);
+    await page.context().close();
+  });
+});
+
+describe('the header balance, on a screen left open', () => {
+  it('is read again every 30 seconds while the tab is shown', async () => {
+    const client = await e2e.server.createClient();
+    const page = await e2e.open('/login');
+    await page.clock.install();
+    await page.reload();
+    await signIn(page, client.user.email, client.password);
+    await go(page, e2e.url, '/contacts');
+    await expectShellBalance(page, 0);
+    await setPoints(e2e.server, client, 33);
+    await page.clock.fastForward(29_000);
+    expect(await page.locator('[data-balance]').textContent()).toBe('0');
+    await page.clock.fastForward(1_500);
+    await expectShellBalance(page, 33);
+    await page.context().close();
+  });
+});
 
 describe('Dashboard', () => {
   it("shows today's figures, the balance, today's activity and the quick links", async () => {
@@ -231,6 +287,27 @@ describe('History Poin', () => {
 });
 
 describe('theme, keyboard and phone width', () => {
+  it('on a phone each empty list says so in full, not cut off by the sideways scroll', async () => {
+    const client = await e2e.server.createClient();
+    const page = await signedIn(client, '/blast-results', 'phone');
+    for (const [path, text] of [
+      ['/blast-results', 'Belum ada blast request'],
+      ['/topup-history', 'Belum ada history top-up'],
+      ['/point-history', 'Belum ada transaksi poin'],
+    ] as const) {
+      await go(page, e2e.url, path);
+      const message = page.getByText(text, { exact: true });
+      await message.waitFor();
+      const box = await message.evaluate((el) => {
+        const rect = el.getBoundingClientRect();
+        return { left: rect.left, right: rect.right, width: window.innerWidth };
+      });
+      expect(box.left, path).toBeGreaterThanOrEqual(0);
+      expect(box.right, path).toBeLessThanOrEqual(box.width);
+    }
+    await page.context().close();
+  });
+
   it('the theme toggle persists across pages and reloads', async () => {
     const client = await e2e.server.createClient();
     const page = await signedIn(client, '/');

@@ -2,7 +2,7 @@
 // plus small page helpers those tests share.
 import sharp from 'sharp';
 import type { Page, TestServer } from './helpers.ts';
-import { expect } from 'vitest';
+import { expect, vi } from 'vitest';
 
 export type Client = Awaited<ReturnType<TestServer['createClient']>>;
 
@@ -194,4 +194,12 @@ export async function expectNoSidewaysScroll(page: Page) {
 export async function go(page: Page, url: string, path: string) {
   await page.goto(`${url}${path}`);
   await page.locator('[data-shell-title]').waitFor();
+}
+
+/**
+ * Lets expect.poll in the calling file wait up to 10 s: its default of 1 s is shorter than a
+ * screen's fetch on a machine busy with other test runs (a poll still ends as soon as it passes).
+ */
+export function patientPolls() {
+  vi.setConfig({ expect: { poll: { timeout: 10_000, interval: 50 } } });
 }

@@ -7,17 +7,20 @@ import {
   adminCall,
   addTiers,
   clientCall,
+  expectShellBalance,
   expectToast,
   go,
   pngBytes,
   requestTopup,
   saveSettings,
   type Client,
+  patientPolls,
 } from './client-seed.ts';
 
 let e2e: E2E;
 
 beforeAll(async () => {
+  patientPolls();
   e2e = await startE2E();
 });
 afterAll(async () => {
@@ -184,6 +187,95 @@ describe('Top Up Poin', () => {
       await page.context().close();
     });
 
+    it('tier cards stay readable with a long name and a decimal price; the chosen tier shows its price', async () => {
+      const enterprise = await adminCall(e2e.server, 'POST', '/api/admin/pricing', {
+        tier_name: 'Enterprise Super Hemat Tahunan',
+        min_points: 1001,
+        max_points: 100_000,
+        price_per_point: 350.5,
+      });
+      for (const viewport of ['desktop', 'phone'] as const) {
+        const client = await e2e.server.createClient();
+        const page = await e2e.open('/login', viewport);
+        await signIn(page, client.user.email, client.password);
+        await go(page, e2e.url, '/topup');
+        const tiers = page.getByRole('list', { name: 'Tier harga' });
+        await tiers.getByRole('button', { name: /Enterprise/ }).waitFor();
+        // In every card the name, the range and the price each have their own space.
+        const cards = await tiers.getByRole('button').evaluateAll((buttons) =>
+          buttons.map((button) => {
+            const box = (selector: string) =>
+              button.querySelector(selector)!.getBoundingClientRect();
+            const name = box('[data-tier-name]');
+            const price = box('[data-tier-price]');
+            const card = button.getBoundingClientRect();
+            return {
+              overlap: !(
+                name.bottom <= price.top ||
+                price.bottom <= name.top ||
+                name.right <= price.left ||
+                price.right <= name.left
+              ),
+              inside: price.right <= card.right + 0.5 && name.right <= card.right + 0.5,
+              overflow: button.scrollWidth > button.clientWidth,
+            };
+          }),
+        );
+        expect(cards).toHaveLength(3);
+        for (const card of cards)
+          expect(card).toEqual({ overlap: false, inside: true, overflow: false });
+        expect(await tiers.locator('[data-tier-price]').allTextContents()).toEqual([
+          'Rp600/poin',
+          'Rp500/poin',
+          'Rp350,5/poin',
+        ]);
+
+        await tiers.getByRole('button', { name: /Enterprise/ }).click();
+        expect(await pointsField(page).inputValue()).toBe('1001');
+        expect(await amountField(page).inputValue()).toBe('Rp350.851');
+        expect(await page.locator('[data-tier-note]').textContent()).toBe(
+          'Menggunakan tier: 1.001 - 100.000 poin',
+        );
+        expect(await page.locator('[data-tier-note-price]').textContent()).toBe(
+          'Enterprise Super Hemat Tahunan · Rp350,5/poin',
+        );
+        await tiers.getByRole('button', { name: /Pro/ }).click();
+        expect(await page.locator('[data-tier-note-price]').textContent()).toBe('Pro · Rp500/poin');
+        await page.context().close();
+      }
+      await adminCall(e2e.server, 'DELETE', `/api/admin/pricing/${enterprise.id}`);
+    });
+
+    it("more than 1.000.000 points: 'Jumlah poin maksimal 1.000.000 per request', nothing sent", async () => {
+      const { page } = await signedIn();
+      await page.getByRole('list', { name: 'Tier harga' }).waitFor();
+      const posts: string[] = [];
+      page.on('request', (r) => {
+        if (r.method() === 'POST' && r.url().endsWith('/api/client/point-requests'))
+          posts.push(r.url());
+      });
+      const fieldError = page.locator('#topup-points-error');
+      await pointsField(page).fill('1000000');
+      expect(await fieldError.count()).toBe(0);
+      await pointsField(page).fill('1000001');
+      expect(await fieldError.textContent()).toBe('Jumlah poin maksimal 1.000.000 per request');
+      expect(await pointsField(page).getAttribute('aria-invalid')).toBe('true');
+      expect(await pointsField(page).getAttribute('max')).toBe('1000000');
+      await submitButton(page).click();
+      await expectToast(page, 'Jumlah poin maksimal 1.000.000 per request', {
+        title: 'Error',
+        variant: 'destructive',
+      });
+      expect(await pointsField(page).evaluate((el) => el === document.activeElement)).toBe(true);
+      await pointsField(page).fill('25000000');
+      await submitButton(page).click();
+      await expectToast(page, 'Jumlah poin maksimal 1.000.000 per request', { title: 'Error' });
+      expect(posts).toHaveLength(0);
+      await pointsField(page).fill('100');
+      expect(await fieldError.count()).toBe(0);
+      await page.context().close();
+    });
+
     it("shows the server's detail when the price changed behind the page", async () => {
       const { page } = await signedIn();
       await page.getByRole('list', { name: 'Tier harga' }).waitFor();
@@ -227,10 +319,18 @@ describe('Top Up Poin', () => {
       dataUrl = uploaded.body.data_url;
     });
 
+    /**
+     * The QR image once the browser has really decoded it (complete, 120 px wide): a condition
+     * the page reaches, waited for with Playwright's own timeout, not a 1-second poll that a
+     * busy machine can miss.
+     */
     async function qrImage(page: Page) {
       const img = page.getByRole('img', { name: 'QR Code pembayaran' });
       await img.waitFor();
-      await expect.poll(() => img.evaluate((el: HTMLImageElement) => el.naturalWidth)).toBe(120);
+      await page.waitForFunction(
+        (el) => el instanceof HTMLImageElement && el.complete && el.naturalWidth === 120,
+        await img.elementHandle(),
+      );
       return img;
     }
 
@@ -270,8 +370,11 @@ describe('Top Up Poin', () => {
         qr_code_file: `http://127.0.0.1:9/uploads/${name}`,
         qr_data_url: null,
       });
-      const { page } = await signedIn();
+      // Listen before the screen opens: the refused image and the fallback call can both be
+      // over before the next line of the test runs.
+      const { page } = await signedIn('/');
       const fallback = page.waitForResponse((r) => r.url().endsWith(`/api/admin/qr-data/${name}`));
+      await go(page, e2e.url, '/topup');
       const img = await qrImage(page);
       expect((await fallback).status()).toBe(200);
       expect(await img.getAttribute('src')).toMatch(/^data:image\/png;base64,/);
@@ -292,6 +395,29 @@ describe('Top Up Poin', () => {
 });
 
 describe('Riwayat Top Up', () => {
+  it('a pending request turns approved by itself within 30 seconds, and the balance follows', async () => {
+    // Runs alone too (-t): the tiers come from an earlier describe otherwise.
+    if ((await adminCall(e2e.server, 'GET', '/api/admin/pricing')).length === 0)
+      await addTiers(e2e.server);
+    const client = await e2e.server.createClient();
+    const request = await requestTopup(e2e.server, client, 20);
+    const page = await e2e.open('/login');
+    await page.clock.install();
+    await page.reload();
+    await signIn(page, client.user.email, client.password);
+    await go(page, e2e.url, '/topup-history');
+    const status = page.locator('[data-request-status]').first();
+    await status.waitFor();
+    expect(await status.textContent()).toBe('Menunggu');
+    await adminCall(e2e.server, 'POST', `/api/admin/point-requests/${request.id}/approve`);
+    await page.clock.fastForward(29_000);
+    expect(await status.textContent()).toBe('Menunggu');
+    await page.clock.fastForward(1_500);
+    await expect.poll(() => status.textContent()).toBe('approved');
+    await expectShellBalance(page, 20);
+    await page.context().close();
+  });
+
   it('shows the empty state and zero cards for a new client', async () => {
     const { page } = await signedIn('/topup-history');
     await page.getByText('Belum ada history top-up').waitFor();

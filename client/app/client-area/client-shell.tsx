@@ -1,9 +1,10 @@
 // The client shell (any role but super_admin): balance, theme toggle and the seven client routes.
+import { useQueryClient } from '@tanstack/react-query';
 import { Coins, LogOut, Moon, Sun } from 'lucide-react';
-import { useEffect, type ComponentType } from 'react';
+import { useEffect, useRef, type ComponentType } from 'react';
 import { Route, Routes, useLocation } from 'react-router';
 import { Button } from '../../components/ui/button.tsx';
-import { useMe } from '../../features/auth/api.ts';
+import { meQueryKey, useMe } from '../../features/auth/api.ts';
 import { formatNumber } from '../../lib/format.ts';
 import { useSession } from '../../lib/session.ts';
 import { applyTheme, useTheme } from '../../lib/theme.ts';
@@ -28,12 +29,44 @@ const PAGES: Record<ClientPath, ComponentType> = {
   '/point-history': PointHistoryPage,
 };
 
+/** How often the shell re-reads the balance while the tab is shown (SPEC's dashboard cadence). */
+export const BALANCE_REFRESH_MS = 30_000;
+
+/**
+ * Re-reads the balance (['me']) when the client moves to another screen, comes back to the tab,
+ * and every 30 seconds while the tab is shown: an admin's approval, refund or edit happens
+ * elsewhere, and the shell stays mounted across screens. A read already under way (a blast's own
+ * refresh, the first load) is not repeated.
+ */
+function useFreshBalance(pathname: string) {
+  const queryClient = useQueryClient();
+  const shownPath = useRef(pathname);
+  useEffect(() => {
+    const refresh = () => {
+      if (queryClient.getQueryState(meQueryKey)?.fetchStatus === 'fetching') return;
+      void queryClient.invalidateQueries({ queryKey: meQueryKey });
+    };
+    if (shownPath.current !== pathname) {
+      shownPath.current = pathname;
+      refresh();
+    }
+    const onVisible = () => document.visibilityState === 'visible' && refresh();
+    document.addEventListener('visibilitychange', onVisible);
+    const timer = window.setInterval(onVisible, BALANCE_REFRESH_MS);
+    return () => {
+      document.removeEventListener('visibilitychange', onVisible);
+      window.clearInterval(timer);
+    };
+  }, [pathname, queryClient]);
+}
+
 export default function ClientShell() {
   const session = useSession();
   const me = useMe();
   const signOut = useSignOut();
   const location = useLocation();
   const { theme, toggleTheme } = useTheme();
+  useFreshBalance(location.pathname);
   const user = me.data ?? session?.user;
   const username = user?.username ?? '';
   const points = formatNumber(user?.points ?? 0);

@@ -13,6 +13,8 @@ import { api } from '../../lib/api-client.ts';
 import { meQueryKey } from '../auth/api.ts';
 
 export const CLIENT_PAGE_SIZE = 5;
+/** How often a list with a pending entry is read again (SPEC's dashboard cadence). */
+export const CLIENT_LIST_REFRESH_MS = 30_000;
 const blastsKey = ['client', 'blast-requests'] as const;
 
 /** Client labels of a blast's status (SPEC: Menunggu, Selesai, Ditolak; cancel: Dibatalkan). */
@@ -40,6 +42,11 @@ export function useClientBlasts(page: number) {
         signal,
       }),
     placeholderData: keepPreviousData,
+    // A client waiting for results sees them come in without reloading.
+    refetchInterval: (query) =>
+      query.state.data?.items.some((blast) => blast.status === 'pending')
+        ? CLIENT_LIST_REFRESH_MS
+        : false,
   });
 }
 

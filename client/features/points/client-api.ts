@@ -12,6 +12,8 @@ import { api } from '../../lib/api-client.ts';
 import { meQueryKey, useMe } from '../auth/api.ts';
 
 export const CLIENT_PAGE_SIZE = 5;
+/** How often a list with a pending entry is read again (SPEC's dashboard cadence). */
+export const CLIENT_LIST_REFRESH_MS = 30_000;
 const requestsKey = ['client', 'point-requests'] as const;
 
 /** SPEC's client labels of a top-up request: Menunggu, approved, Ditolak. */
@@ -30,6 +32,11 @@ export function useClientPointRequests(page: number) {
         signal,
       }),
     placeholderData: keepPreviousData,
+    // A client waiting for an approval sees it come in without reloading.
+    refetchInterval: (query) =>
+      query.state.data?.items.some((request) => request.status === 'pending')
+        ? CLIENT_LIST_REFRESH_MS
+        : false,
   });
 }
 

@@ -1,6 +1,15 @@
 // Form Blast (/blast-form): target numbers with live checks, the message, an optional image, and
 // the submit with SPEC section 5's checks in order, the image uploaded first and one charge only.
-import { Coins, ImagePlus, Send, Target, Trash2, Wallet } from 'lucide-react';
+import {
+  Coins,
+  ImageOff,
+  ImagePlus,
+  LoaderCircle,
+  Send,
+  Target,
+  Trash2,
+  Wallet,
+} from 'lucide-react';
 import { useEffect, useMemo, useRef, useState, type FormEvent } from 'react';
 import { useNavigate } from 'react-router';
 import { BLAST_MESSAGES, MAX_MESSAGE_LENGTH } from '../../../../common/blasts.ts';
@@ -10,6 +19,7 @@ import {
   POINTS_PER_NUMBER,
   splitNumbers,
 } from '../../../../common/phone.ts';
+import { IMAGE_TYPE_MESSAGE } from '../../../../common/settings.ts';
 import { Button } from '../../../components/ui/button.tsx';
 import { Card, CardContent, CardHeader, CardTitle } from '../../../components/ui/card.tsx';
 import { Textarea } from '../../../components/ui/input.tsx';
@@ -34,6 +44,12 @@ function newIdempotencyKey(): string {
   return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}`;
 }
 
+type PreviewState =
+  | { status: 'none' }
+  | { status: 'loading'; url: string | null }
+  | { status: 'ready'; url: string }
+  | { status: 'failed' };
+
 const formatMegabytes = (bytes: number) => `${(bytes / 1024 / 1024).toFixed(2)} MB`;
 
 export default function BlastFormPage() {
@@ -46,6 +62,8 @@ export default function BlastFormPage() {
   const [message, setMessage] = useState('');
   const [image, setImage] = useState<File | null>(null);
   const [sending, setSending] = useState(false);
+  // True only while the image itself is on its way (the first step of a submit).
+  const [uploading, setUploading] = useState(false);
   // Set synchronously on submit, so a second click in the same instant is refused.
   const sendingRef = useRef(false);
   const fileInput = useRef<HTMLInputElement>(null);
@@ -60,19 +78,38 @@ export default function BlastFormPage() {
   const overLimit = parts.length > MAX_NUMBERS_PER_BLAST;
 
   // A data URL, not a blob: URL, which the server's Content-Security-Policy (img-src) refuses.
-  const [previewUrl, setPreviewUrl] = useState<string | null>(null);
+  // 'loading' while the file is read and decoded, 'failed' when it cannot be shown.
+  const [preview, setPreview] = useState<PreviewState>({ status: 'none' });
   useEffect(() => {
-    setPreviewUrl(null);
-    if (!image) return;
+    if (!image) return setPreview({ status: 'none' });
+    setPreview({ status: 'loading', url: null });
     const reader = new FileReader();
-    reader.onload = () => setPreviewUrl(typeof reader.result === 'string' ? reader.result : null);
+    reader.onload = () =>
+      setPreview(
+        typeof reader.result === 'string'
+          ? { status: 'loading', url: reader.result }
+          : { status: 'failed' },
+      );
+    reader.onerror = () => setPreview({ status: 'failed' });
     reader.readAsDataURL(image);
     return () => reader.abort();
   }, [image]);
 
-  const removeImage = () => {
+  const chooseImage = (file: File | undefined) => {
+    if (!file) return;
+    // accept="image/*" is only a hint to the file picker; anything else is refused at once.
+    if (!file.type.startsWith('image/')) {
+      if (fileInput.current) fileInput.current.value = '';
+      return void toastError(IMAGE_TYPE_MESSAGE, 'Error Upload Gambar');
+    }
+    setImage(file);
+  };
+
+  /** Forgets the image and gives the keyboard back to the picker that replaces the preview. */
+  const removeImage = (refocus = true) => {
     setImage(null);
     if (fileInput.current) fileInput.current.value = '';
+    if (refocus) requestAnimationFrame(() => fileInput.current?.focus());
   };
 
   const submit = async (event: FormEvent) => {
@@ -103,17 +140,21 @@ export default function BlastFormPage() {
     const idempotencyKey = newIdempotencyKey();
     try {
       let imageUrl: string | null = null;
-      let imageDropped = false;
+      // Why the image was left out (the server's Indonesian reason), or null when it was not.
+      let imageDropped: string | null = null;
       if (image && allowImages) {
+        setUploading(true);
         try {
           imageUrl = (await uploadBlastImage(image)).url;
         } catch (failure) {
           console.error('Upload gambar gagal:', failure);
-          imageDropped = true;
+          imageDropped = errorMessage(failure, '');
           toastError(
             'Gagal mengupload gambar. Blast akan dikirim tanpa gambar.',
             'Error Upload Gambar',
           );
+        } finally {
+          setUploading(false);
         }
       }
       const blast = await createBlast.mutateAsync({
@@ -126,12 +167,16 @@ export default function BlastFormPage() {
           <span className="block">
             Blast request berhasil dibuat untuk {blast.total_numbers} nomor
           </span>
-          {imageDropped && <span className="block">Gambar tidak ikut terkirim.</span>}
+          {imageDropped !== null && (
+            <span className="block">
+              Gambar tidak ikut terkirim.{imageDropped && ` ${imageDropped}`}
+            </span>
+          )}
         </>,
       );
       setNumbersText('');
       setMessage('');
-      removeImage();
+      removeImage(false);
       navigate('/blast-results');
     } catch (failure) {
       toastError(errorMessage(failure, 'Gagal membuat blast request'));
@@ -252,22 +297,57 @@ export default function BlastFormPage() {
                   <div
                     className="flex flex-col gap-3 rounded-lg border p-3 sm:flex-row sm:items-center"
                     data-image-preview=""
+                    data-preview-status={uploading ? 'uploading' : preview.status}
+                    aria-busy={preview.status === 'loading' || uploading || undefined}
                   >
-                    {previewUrl && (
-                      <img
-                        src={previewUrl}
-                        alt="Pratinjau gambar blast"
-                        className="max-h-40 w-full rounded-md object-contain sm:w-40"
-                      />
-                    )}
+                    <div className="relative grid h-40 w-full shrink-0 place-items-center overflow-hidden rounded-md bg-muted sm:w-40">
+                      {preview.status === 'failed' ? (
+                        <span className="grid justify-items-center gap-1 p-2 text-center text-xs text-muted-foreground">
+                          <ImageOff aria-hidden className="size-6" />
+                          Preview tidak dapat dimuat
+                        </span>
+                      ) : (
+                        <>
+                          {preview.status === 'loading' && (
+                            <span className="grid justify-items-center gap-1 text-xs text-muted-foreground">
+                              <LoaderCircle aria-hidden className="size-6 animate-spin" />
+                              Memuat pratinjau...
+                            </span>
+                          )}
+                          {'url' in preview && preview.url && (
+                            <img
+                              src={preview.url}
+                              alt="Pratinjau gambar blast"
+                              onLoad={() => setPreview({ status: 'ready', url: preview.url! })}
+                              onError={() => setPreview({ status: 'failed' })}
+                              className={cn(
+                                'absolute inset-0 size-full object-contain',
+                                preview.status === 'loading' && 'invisible',
+                              )}
+                            />
+                          )}
+                        </>
+                      )}
+                      {uploading && (
+                        <span
+                          role="status"
+                          className="absolute inset-0 grid place-content-center justify-items-center gap-1 bg-background/80 text-xs font-medium"
+                        >
+                          <LoaderCircle aria-hidden className="size-6 animate-spin text-primary" />
+                          Mengupload gambar...
+                        </span>
+                      )}
+                    </div>
                     <div className="min-w-0 flex-1">
-                      <p className="truncate text-sm font-medium">{image.name}</p>
+                      <p className="truncate text-sm font-medium" title={image.name}>
+                        {image.name}
+                      </p>
                       <p className="text-xs text-muted-foreground">{formatMegabytes(image.size)}</p>
                     </div>
                     <Button
                       variant="outline"
                       size="sm"
-                      onClick={removeImage}
+                      onClick={() => removeImage()}
                       disabled={sending}
                       className="self-start sm:self-center"
                     >
@@ -286,7 +366,7 @@ export default function BlastFormPage() {
                       aria-labelledby="blast-image-label"
                       aria-describedby="blast-image-hint"
                       disabled={sending}
-                      onChange={(event) => setImage(event.target.files?.[0] ?? null)}
+                      onChange={(event) => chooseImage(event.target.files?.[0])}
                     />
                     <label
                       htmlFor="blast-image"

@@ -4,8 +4,10 @@ import { CheckCircle2, Coins, Landmark, QrCode, Tags } from 'lucide-react';
 import { useState, type FormEvent } from 'react';
 import {
   CreatePointRequestSchema,
-  TOPUP_POSITIVE_MESSAGE,
+  TOPUP_MAX_MESSAGE,
+  TOPUP_MAX_POINTS,
   TOPUP_REQUIRED_MESSAGE,
+  topupPointsProblem,
 } from '../../../../common/points.ts';
 import { computePrice, findTier, type PricingTier } from '../../../../common/pricing.ts';
 import type { Settings } from '../../../../common/settings.ts';
@@ -65,12 +67,19 @@ export default function TopupPage() {
   const amount = pointsText.trim() === '' ? null : computePrice(points, tiers);
   const tier = pointsText.trim() === '' ? undefined : findTier(points, tiers);
   const sending = createRequest.isPending;
+  // Said as soon as it is typed, not only on submit: the price of such a request means nothing.
+  const pointsError = points > TOPUP_MAX_POINTS ? TOPUP_MAX_MESSAGE : undefined;
 
   const submit = async (event: FormEvent) => {
     event.preventDefault();
     if (sending) return;
     if (pointsText.trim() === '' || amount === null) return void toastError(TOPUP_REQUIRED_MESSAGE);
-    if (!(points > 0)) return void toastError(TOPUP_POSITIVE_MESSAGE);
+    const problem = topupPointsProblem(points);
+    if (problem) {
+      // Back to the field, where the limit is also said, rather than left at the button below.
+      document.getElementById('topup-points')?.focus();
+      return void toastError(problem);
+    }
     const parsed = CreatePointRequestSchema.safeParse({
       points_requested: points,
       amount_paid: amount,
@@ -133,7 +142,10 @@ export default function TopupPage() {
                   Belum ada daftar harga tersedia
                 </p>
               ) : (
-                <ul className="grid gap-3 sm:grid-cols-2" aria-label="Tier harga">
+                <ul
+                  className="grid grid-cols-[repeat(auto-fill,minmax(11rem,1fr))] gap-3"
+                  aria-label="Tier harga"
+                >
                   {tiers.map((item) => (
                     <li key={item.id} className="flex">
                       <TierButton
@@ -154,18 +166,24 @@ export default function TopupPage() {
             </CardHeader>
             <CardContent>
               <form onSubmit={submit} noValidate className="grid gap-5" aria-label="Form top-up">
-                <Field id="topup-points" label="Jumlah Poin" required>
+                <Field id="topup-points" label="Jumlah Poin" required error={pointsError}>
                   <Input
                     id="topup-points"
                     type="number"
                     inputMode="numeric"
                     min={1}
+                    max={TOPUP_MAX_POINTS}
                     step={1}
                     required
                     placeholder="Contoh: 100"
                     value={pointsText}
                     onChange={(event) => setPointsText(event.target.value)}
-                    aria-describedby={tier ? 'topup-tier-note' : undefined}
+                    aria-invalid={pointsError ? true : undefined}
+                    aria-describedby={
+                      [describedBy('topup-points', pointsError), tier ? 'topup-tier-note' : null]
+                        .filter(Boolean)
+                        .join(' ') || undefined
+                    }
                   />
                 </Field>
                 <Field id="topup-amount" label="Total Harga">
@@ -178,15 +196,19 @@ export default function TopupPage() {
                   />
                 </Field>
                 {tier && (
-                  <p
+                  <div
                     id="topup-tier-note"
-                    className="flex items-center gap-2 rounded-lg bg-primary-soft px-3 py-2 text-sm font-medium text-primary"
-                    data-tier-note=""
+                    className="flex flex-wrap items-center justify-between gap-x-3 gap-y-1 rounded-lg bg-primary-soft px-3 py-2 text-sm font-medium text-primary"
                   >
-                    <CheckCircle2 aria-hidden className="size-4 shrink-0" />
-                    Menggunakan tier: {formatNumber(tier.min_points)} -{' '}
-                    {formatNumber(tier.max_points)} poin
-                  </p>
+                    <p className="flex items-center gap-2" data-tier-note="">
+                      <CheckCircle2 aria-hidden className="size-4 shrink-0" />
+                      Menggunakan tier: {formatNumber(tier.min_points)} -{' '}
+                      {formatNumber(tier.max_points)} poin
+                    </p>
+                    <p className="font-semibold" data-tier-note-price="">
+                      {tier.tier_name} · {formatPricePerPoint(tier.price_per_point)}/poin
+                    </p>
+                  </div>
                 )}
                 {!tier && amount === 0 && points > 0 && tiers.length > 0 && (
                   <Alert variant="warning">Jumlah poin ini belum ada di daftar harga.</Alert>
@@ -251,24 +273,28 @@ function TierButton({
   active: boolean;
   onSelect: () => void;
 }) {
+  // Stacked (name, range, price) so a long tier name never runs into the price.
   return (
     <button
       type="button"
       onClick={onSelect}
       aria-pressed={active}
       className={cn(
-        'flex h-full w-full cursor-pointer items-start gap-3 rounded-lg border p-4 text-left transition-colors hover:border-primary/60 hover:bg-primary-soft/40 focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-ring',
+        'flex h-full w-full min-w-0 cursor-pointer flex-col gap-1 rounded-lg border bg-card p-4 text-left transition-colors hover:border-primary/60 hover:bg-primary-soft/40 focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-ring',
         active && 'border-primary bg-primary-soft/60 ring-1 ring-primary',
       )}
     >
-      <Tags aria-hidden className="mt-0.5 size-4 shrink-0 text-primary" />
-      <span className="min-w-0 flex-1">
-        <span className="block font-semibold">{tier.tier_name}</span>
-        <span className="block text-sm text-muted-foreground">
-          {formatNumber(tier.min_points)} - {formatNumber(tier.max_points)} poin
+      <span className="flex items-start gap-2">
+        <Tags aria-hidden className="mt-0.5 size-4 shrink-0 text-primary" />
+        <span className="min-w-0 flex-1 break-words font-semibold" data-tier-name="">
+          {tier.tier_name}
         </span>
+        {active && <CheckCircle2 aria-hidden className="size-4 shrink-0 text-primary" />}
       </span>
-      <span className="whitespace-nowrap text-sm font-semibold text-primary">
+      <span className="text-sm text-muted-foreground">
+        {formatNumber(tier.min_points)} - {formatNumber(tier.max_points)} poin
+      </span>
+      <span className="mt-auto pt-1 text-base font-bold text-primary" data-tier-price="">
         {formatPricePerPoint(tier.price_per_point)}/poin
       </span>
     </button>

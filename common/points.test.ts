@@ -1,0 +1,39 @@
+// The top-up points limit: one number and one message, shared by the form and the server.
+import { describe, expect, it } from 'vitest';
+import {
+  CreatePointRequestSchema,
+  TOPUP_MAX_MESSAGE,
+  TOPUP_MAX_POINTS,
+  TOPUP_POSITIVE_MESSAGE,
+  topupPointsProblem,
+} from './points.ts';
+
+const request = (points_requested: number) => ({
+  points_requested,
+  amount_paid: points_requested * 500,
+  payment_proof_url: null,
+});
+
+describe('top-up points limit', () => {
+  it('is 1.000.000 points, and its message says so', () => {
+    expect(TOPUP_MAX_POINTS).toBe(1_000_000);
+    expect(TOPUP_MAX_MESSAGE).toBe('Jumlah poin maksimal 1.000.000 per request');
+    expect(TOPUP_MAX_MESSAGE).toContain(new Intl.NumberFormat('id-ID').format(TOPUP_MAX_POINTS));
+  });
+
+  it('the schema accepts the maximum and refuses one more with the message', () => {
+    expect(CreatePointRequestSchema.safeParse(request(TOPUP_MAX_POINTS)).success).toBe(true);
+    const over = CreatePointRequestSchema.safeParse(request(TOPUP_MAX_POINTS + 1));
+    expect(over.success).toBe(false);
+    expect(over.error?.issues[0]?.message).toBe(TOPUP_MAX_MESSAGE);
+  });
+
+  it("the form's check: positive first, then the maximum", () => {
+    expect(topupPointsProblem(0)).toBe(TOPUP_POSITIVE_MESSAGE);
+    expect(topupPointsProblem(-3)).toBe(TOPUP_POSITIVE_MESSAGE);
+    expect(topupPointsProblem(1)).toBeNull();
+    expect(topupPointsProblem(TOPUP_MAX_POINTS)).toBeNull();
+    expect(topupPointsProblem(TOPUP_MAX_POINTS + 1)).toBe(TOPUP_MAX_MESSAGE);
+    expect(topupPointsProblem(5_000_000)).toBe(TOPUP_MAX_MESSAGE);
+  });
+});

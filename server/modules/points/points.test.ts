@@ -1,0 +1,31 @@
+// Top-up requests over HTTP: the points limit is the shared one, with the same message.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { TOPUP_MAX_MESSAGE, TOPUP_MAX_POINTS } from '../../../common/points.ts';
+import { startServer, type TestServer } from '../../test-helpers.ts';
+
+let server: TestServer;
+beforeAll(async () => {
+  server = await startServer();
+  await server.api('POST', '/api/admin/pricing', {
+    token: server.adminToken,
+    body: { tier_name: 'Basic', min_points: 1, max_points: 100, price_per_point: 1 },
+  });
+});
+afterAll(() => server?.close());
+
+describe('POST /api/client/point-requests', () => {
+  it(`refuses more than ${TOPUP_MAX_POINTS} points with '${TOPUP_MAX_MESSAGE}'`, async () => {
+    const client = await server.createClient();
+    const ask = (points: number) =>
+      server.api('POST', '/api/client/point-requests', {
+        token: client.token,
+        body: { points_requested: points, amount_paid: points, payment_proof_url: null },
+      });
+    const over = await ask(TOPUP_MAX_POINTS + 1);
+    expect(over.status).toBe(422);
+    expect(over.body.detail).toBe(TOPUP_MAX_MESSAGE);
+    const most = await ask(TOPUP_MAX_POINTS);
+    expect(most.status, JSON.stringify(most.body)).toBe(201);
+    expect(most.body.points_requested).toBe(TOPUP_MAX_POINTS);
+  });
+});
