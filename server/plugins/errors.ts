@@ -39,6 +39,9 @@ const CONSTRAINT_CODES = new Set([
   '23514',
 ]);
 
+/** A row this request points at was deleted by another request meanwhile. */
+const FOREIGN_KEY_CODES = new Set(['SQLITE_CONSTRAINT_FOREIGNKEY', '23503']);
+
 /** Values PostgreSQL refuses that SQLite would store; the NUL guard below keeps both engines alike. */
 const VALUE_CODES: Record<string, string> = {
   '22021': 'Teks mengandung karakter yang tidak diizinkan',
@@ -76,6 +79,11 @@ export function registerErrorHandling(app: FastifyInstance): void {
       return reply
         .status(409)
         .send({ detail: 'Data bertabrakan dengan data lain. Muat ulang dan coba lagi.' });
+    }
+    if (error.code && FOREIGN_KEY_CODES.has(error.code)) {
+      return reply
+        .status(409)
+        .send({ detail: 'Data terkait sudah dihapus. Muat ulang dan coba lagi.' });
     }
     const value = error.code ? VALUE_CODES[error.code] : undefined;
     if (value) return reply.status(422).send({ detail: value });
