@@ -27,6 +27,7 @@ import { notesRoutes } from './modules/notes/notes.routes.ts';
 import { pointsRoutes } from './modules/points/points.routes.ts';
 import { pricingRoutes } from './modules/pricing/pricing.routes.ts';
 import { settingsRoutes } from './modules/settings/settings.routes.ts';
+import { diskStore } from './modules/uploads/file-store.ts';
 import { uploadsRoutes } from './modules/uploads/uploads.routes.ts';
 import { ensureAdmin } from './modules/users/users.service.ts';
 import { usersRoutes } from './modules/users/users.routes.ts';
@@ -108,12 +109,14 @@ export async function buildApp(
     await loadJwtKey(database.db, config.jwtSecret),
     config.tokenTtlSeconds,
   );
+  const uploadsDir = path.join(config.dataDir, 'uploads');
   const context: AppContext = {
     config,
     database,
     tokens,
     loginLimiter: new LoginLimiter(config.login),
-    uploadsDir: path.join(config.dataDir, 'uploads'),
+    uploadsDir,
+    files: diskStore(uploadsDir),
   };
 
   app.setValidatorCompiler(validatorCompiler);

@@ -185,7 +185,7 @@ export async function createBlast(
     const settings = await readSettings(db);
     if (!settings.allow_images)
       throw new HttpError(422, 'Upload gambar untuk blast sedang tidak diizinkan');
-    if (!(await findUpload(db, input.image_url, 'image'))) {
+    if (!(await findUpload(db, input.image_url, 'image', userId))) {
       throw new HttpError(422, 'Gambar tidak ditemukan. Upload ulang gambar Anda.');
     }
   }

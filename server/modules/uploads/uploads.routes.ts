@@ -12,7 +12,6 @@ import type { App, AppContext } from '../../app-context.ts';
 import { HttpError, notFound } from '../../plugins/errors.ts';
 import { currentUser } from '../../plugins/auth.ts';
 import { readSettings } from '../settings/settings.routes.ts';
-import { diskStore } from './file-store.ts';
 import { isUploadName, storeImage, toDataUrl, UPLOAD_PATH } from './uploads.service.ts';
 
 const tags = ['uploads'];
@@ -39,9 +38,7 @@ async function readFile(request: FastifyRequest, field: string): Promise<Buffer>
   }
 }
 
-export function uploadsRoutes(app: App, { database: { db }, uploadsDir }: AppContext) {
-  const store = diskStore(uploadsDir);
-
+export function uploadsRoutes(app: App, { database: { db }, files: store }: AppContext) {
   app.post(
     '/api/upload/image',
     {
