@@ -32,7 +32,7 @@ import { uploadsRoutes } from './modules/uploads/uploads.routes.ts';
 import { ensureAdmin } from './modules/users/users.service.ts';
 import { usersRoutes } from './modules/users/users.routes.ts';
 import { createTokens, loadJwtKey, LoginLimiter, registerAuth } from './plugins/auth.ts';
-import { frameworkErrors, registerErrorHandling } from './plugins/errors.ts';
+import { clientErrors, frameworkErrors, registerErrorHandling } from './plugins/errors.ts';
 import { registerSecurityHeaders } from './plugins/security-headers.ts';
 
 export const MODULES = [
@@ -88,6 +88,7 @@ export async function buildApp(
     // Ids and filenames in paths are short; a huge URL is rejected before any work.
     routerOptions: { maxParamLength: 200 },
     frameworkErrors,
+    clientErrorHandler: clientErrors,
   }).withTypeProvider<ZodTypeProvider>();
   const routes: RegisteredRoute[] = [];
   app.addHook('onRoute', (route) => {
