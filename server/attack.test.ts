@@ -261,6 +261,33 @@ describe('uploads left behind', () => {
     expect(await rowOf(second.file_url)).toEqual([]);
   });
 
+  it('of two settings saves at once naming new QRs, the one overwritten is removed too', async () => {
+    for (let round = 0; round < 3; round += 1) {
+      const [a, b] = [await uploadQr(), await uploadQr()];
+      const specs = [a, b].map((qr) =>
+        spec('POST', '/api/admin/settings', admin, {
+          account_number: '1234567890',
+          account_name: 'PT Sebar',
+          bank_name: 'BCA',
+          barcode_url: qr.file_url,
+          qr_code_file: qr.file_url,
+          qr_data_url: qr.data_url,
+          allow_images: true,
+        }),
+      );
+      expectNoServerError(await burst(specs), specs);
+      const named = (await server.api('GET', '/api/admin/settings', { token: admin })).body
+        .qr_code_file as string;
+      const qrs = await server.database.db
+        .selectFrom('uploads')
+        .select('name')
+        .where('kind', '=', 'qr')
+        .execute();
+      expect(qrs.map((row) => `/uploads/${row.name}`)).toEqual([named]);
+      expect([a.file_url, b.file_url].filter(onDisk)).toEqual([named]);
+    }
+  });
+
   it('a file whose row could not be written is removed again', async () => {
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'sebar-orphan-'));
     // A database without the uploads table: the insert after the file write fails.

@@ -1,7 +1,7 @@
 // The single settings record: payment details, the QR code and the blast image switch.
 import { SettingsInputSchema, SettingsSchema, type Settings } from '../../../common/settings.ts';
 import type { App, AppContext } from '../../app-context.ts';
-import { bool, now, transact, type Db } from '../../db/connection.ts';
+import { bool, forUpdate, now, transact, type Db } from '../../db/connection.ts';
 import { removeFiles, uploadName } from '../uploads/uploads.service.ts';
 
 const tags = ['settings'];
@@ -46,6 +46,11 @@ export function settingsRoutes(app: App, { database, files }: AppContext) {
         updated_at: now(),
       };
       const replaced = await transact(database, async (trx) => {
+        // Saves queue on the row, so each sees the QR the previous one left and removes it.
+        await forUpdate(
+          database.engine,
+          trx.selectFrom('settings').select('id').where('id', '=', 1),
+        ).execute();
         const before = await readSettings(trx);
         await trx
           .insertInto('settings')
