@@ -713,6 +713,22 @@ describe('a randomized race round', () => {
             is_active: true,
           });
         },
+        () => ({
+          ...spec('POST', '/api/client/blast-requests', pick(random, clients).token, {
+            message: pick(random, ['Kunci A', 'Kunci B']),
+            target_numbers: phoneNumbers(2, 200),
+            image_url: null,
+          }),
+          headers: { 'idempotency-key': `kunci-${round}-${Math.floor(random() * 2)}` },
+        }),
+        () => {
+          const i = Math.floor(random() * clients.length);
+          return spec('GET', `/api/client/blast-requests/${blasts[i]}`, clients[i]!.token);
+        },
+        () => spec('GET', '/api/admin/blast-requests?page=2&page_size=2', admin),
+        () => spec('GET', '/api/admin/point-requests?status=pending', admin),
+        () => spec('GET', '/api/admin/dashboard', admin),
+        () => spec('GET', '/api/client/dashboard', pick(random, clients).token),
         () => spec('DELETE', `/api/admin/users/${pick(random, clients).user.id}`, admin),
         () => spec('GET', '/api/client/transactions', pick(random, clients).token),
         () => spec('DELETE', `/api/admin/pricing/${tier.id}`, admin),
