@@ -2,7 +2,7 @@
 import { SettingsInputSchema, SettingsSchema, type Settings } from '../../../common/settings.ts';
 import type { App, AppContext } from '../../app-context.ts';
 import { bool, forUpdate, now, transact, type Db } from '../../db/connection.ts';
-import { removeFiles, uploadName } from '../uploads/uploads.service.ts';
+import { endingName, removeFiles } from '../uploads/uploads.service.ts';
 
 const tags = ['settings'];
 
@@ -58,11 +58,12 @@ export function settingsRoutes(app: App, { database, files }: AppContext) {
           .onConflict((oc) => oc.column('id').doUpdateSet(values))
           .execute();
         // A QR upload the settings named before and no longer name is of no use: it goes.
-        const kept = [values.qr_code_file, values.barcode_url];
-        const names = [before.qr_code_file, before.barcode_url]
-          .filter((url) => !kept.includes(url))
-          .map(uploadName)
-          .filter((name) => name !== null);
+        // Named means as the QR fallback reads it: any address ending in the file's name.
+        const kept = [values.qr_code_file, values.barcode_url].map(endingName);
+        const names = [before.qr_code_file, before.barcode_url].flatMap((url) => {
+          const name = endingName(url);
+          return name && !kept.includes(name) ? [name] : [];
+        });
         if (names.length === 0) return [];
         const gone = await trx
           .deleteFrom('uploads')

@@ -81,6 +81,12 @@ export function uploadName(url: string | null | undefined): string | null {
   return isUploadName(name) ? name : null;
 }
 
+/** The upload name a URL ends with, relative or absolute (the rule the QR fallback reads), or null. */
+export function endingName(url: string | null | undefined): string | null {
+  const name = url?.slice(url.lastIndexOf('/') + 1) ?? '';
+  return isUploadName(name) ? name : null;
+}
+
 /** The stored upload a URL of ours points at, if any (of `kind`, and of `userId` when given). */
 export async function findUpload(
   db: Db,
