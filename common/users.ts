@@ -27,6 +27,8 @@ export const UpdateUserSchema = z.strictObject({
   email,
   points: z.int('Poin harus bilangan bulat').min(0, 'Poin tidak boleh negatif').max(1e9),
   is_active: z.boolean(),
+  /** The balance the form was opened with: a balance that moved since is not overwritten. */
+  expected_points: z.int().min(0).max(1e9).optional(),
 });
 export type UpdateUser = z.infer<typeof UpdateUserSchema>;
 

@@ -242,6 +242,43 @@ describe.each(MODES)('concurrency: $mode', ({ start }) => {
     }
   });
 
+  it('new top-ups of a client racing the approval of its others: all answered, counts exact', async () => {
+    const owners = await clients(2, 0);
+    const requests = await topUps(owners, 20);
+    const approvals = requests.map((r, i) => ({
+      url: at(i),
+      method: 'POST',
+      path: `/api/admin/point-requests/${r.id}/approve`,
+      token: cluster.adminToken,
+    }));
+    const newOnes = Array.from({ length: 40 }, (_, i) => ({
+      url: at(i + 1),
+      method: 'POST',
+      path: '/api/client/point-requests',
+      token: owners[i % 2]!.token,
+      body: { points_requested: 10, amount_paid: 10 * PRICE_PER_POINT, payment_proof_url: null },
+    }));
+    const answers = await burst(shuffle<RequestSpec>([...approvals, ...newOnes]));
+    expect(statusCounts(answers)).toEqual({ 200: 20, 201: 40 });
+
+    for (const owner of owners) {
+      const approved = requests.filter((r) => r.owner === owner).reduce((n, r) => n + r.points, 0);
+      expect(await balance(owner.id)).toBe(approved);
+      const page = await send({
+        url: at(0),
+        method: 'GET',
+        path: '/api/client/point-requests',
+        token: owner.token,
+      });
+      expect(page.body.summary).toEqual({
+        pending: 20,
+        approved: 10,
+        rejected: 0,
+        approved_points: approved,
+      });
+    }
+  });
+
   it('50 simultaneous blasts with one Idempotency-Key: one blast, one debit, identical answers', async () => {
     const [owner] = await clients(1, 1000);
     const key = `kunci-${crypto.randomUUID()}`;

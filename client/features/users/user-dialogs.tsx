@@ -163,7 +163,7 @@ export function EditUserDialog({ user, onClose }: { user: User; onClose: () => v
 
   const onSubmit = form.handleSubmit(async (input) => {
     try {
-      await update.mutateAsync({ id: user.id, input });
+      await update.mutateAsync({ id: user.id, input: { ...input, expected_points: user.points } });
       toastSuccess('Data klien berhasil diperbarui');
       onClose();
     } catch (error) {

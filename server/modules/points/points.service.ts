@@ -144,7 +144,8 @@ export async function decidePointRequest(
         .executeTakeFirst();
       throw exists ? conflict('Request poin sudah diproses sebelumnya') : notFound('Request poin');
     }
-    await countPointRequest(trx, decided.user_id, decided.points_requested, 'pending', decision);
+    // The account row is locked before the per-client counters, the order every other
+    // writer of one client's rows follows, so two of them can never wait on each other.
     if (decision === 'approved') {
       await applyPoints(trx, {
         userId: decided.user_id,
@@ -154,6 +155,7 @@ export async function decidePointRequest(
         pointRequestId: id,
       });
     }
+    await countPointRequest(trx, decided.user_id, decided.points_requested, 'pending', decision);
     await recordAudit(trx, {
       actorId,
       action: decision === 'approved' ? 'point_request.approve' : 'point_request.reject',

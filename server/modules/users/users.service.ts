@@ -165,12 +165,18 @@ export async function updateClient(
   if (await emailTaken(database, input.email, id)) throw conflict(EMAIL_TAKEN);
   return transact(database, async (trx) => {
     const before = await clientForUpdate(database, trx, id);
-    const delta = input.points - before.points;
+    const expected = input.expected_points;
+    const untouched = expected !== undefined && input.points === expected;
+    if (expected !== undefined && !untouched && before.points !== expected)
+      throw conflict(
+        `Poin klien berubah menjadi ${before.points} sejak form dibuka. Tutup dan buka lagi form untuk mengubah poin.`,
+      );
+    const delta = untouched ? 0 : input.points - before.points;
     await applyPoints(trx, {
       userId: id,
       type: 'adjustment',
       delta,
-      description: `Penyesuaian saldo oleh admin (${before.points} → ${input.points})`,
+      description: `Penyesuaian saldo oleh admin (${before.points} → ${before.points + delta})`,
     });
     const deactivated = before.is_active && !input.is_active;
     const after = await trx

@@ -116,6 +116,41 @@ describe('client accounts', () => {
     expect(await checkLedger(server.database.db)).toEqual([]);
   });
 
+  it('an edit form opened before the balance moved never overwrites it (expected_points)', async () => {
+    const user = await createUser('gita', 'gita.ek@sebar.test');
+    const base = { username: 'gita', email: 'gita.ek@sebar.test', is_active: true };
+    // The form was opened at 0; meanwhile the balance moved to 30 (another edit, a top-up...).
+    expect((await edit(user.id, { ...base, points: 30 })).body.points).toBe(30);
+
+    const renamed = await edit(user.id, {
+      ...base,
+      username: 'Gita',
+      points: 0,
+      expected_points: 0,
+    });
+    expect(renamed.status).toBe(200);
+    expect(renamed.body).toMatchObject({ username: 'Gita', points: 30 });
+
+    const stale = await edit(user.id, { ...base, points: 60, expected_points: 0 });
+    expectCleanError(stale, 409);
+    expect(stale.body.detail).toBe(
+      'Poin klien berubah menjadi 30 sejak form dibuka. Tutup dan buka lagi form untuk mengubah poin.',
+    );
+    const fresh = await edit(user.id, { ...base, points: 60, expected_points: 30 });
+    expect(fresh.body.points).toBe(60);
+    const entries = await server.database.db
+      .selectFrom('point_transactions')
+      .select(['delta', 'balance_after'])
+      .where('user_id', '=', user.id)
+      .orderBy('seq')
+      .execute();
+    expect(entries).toEqual([
+      { delta: 30, balance_after: 30 },
+      { delta: 30, balance_after: 60 },
+    ]);
+    expect(await checkLedger(server.database.db)).toEqual([]);
+  });
+
   it('deactivation blocks sign-in and revokes tokens; reactivation allows a new sign-in', async () => {
     const user = await createUser('fajar', 'fajar@sebar.test');
     const session = await signIn('fajar@sebar.test', 'rahasia-klien');
