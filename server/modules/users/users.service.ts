@@ -237,6 +237,11 @@ export async function deleteClient(
   id: string,
 ) {
   const { user, images } = await transact(database, async (trx) => {
+    // An approval locks its request, then the account: the deletion takes them in that order too.
+    await forUpdate(
+      database.engine,
+      trx.selectFrom('point_requests').select('id').where('user_id', '=', id),
+    ).execute();
     const before = await clientForUpdate(database, trx, id);
     // Explicit order (children first) so neither engine depends on cascade settings.
     const blastIds = trx.selectFrom('blasts').select('id').where('user_id', '=', id);
