@@ -51,8 +51,10 @@ export type BlastResultInput = z.infer<typeof BlastResultSchema>;
 
 export const NumberStatusesSchema = z.strictObject({
   number_statuses: z.record(
-    z.string().regex(/^\d{1,3}$/, 'Indeks nomor tidak valid'),
+    // Written one way only: '00' or '01' would name the same number as '0' or '1'.
+    z.string().regex(/^(0|[1-9]\d{0,2})$/, 'Indeks nomor tidak valid'),
     z.enum(NUMBER_STATUSES, 'Status nomor tidak valid'),
+    { error: (issue) => (issue.code === 'invalid_key' ? 'Indeks nomor tidak valid' : undefined) },
   ),
 });
 export type NumberStatusesInput = z.infer<typeof NumberStatusesSchema>;

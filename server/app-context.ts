@@ -9,6 +9,7 @@ import type {
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import type { Config } from './config.ts';
 import type { DbHandle } from './db/connection.ts';
+import type { FileStore } from './modules/uploads/file-store.ts';
 import type { LoginLimiter, Tokens } from './plugins/auth.ts';
 
 export interface AppContext {
@@ -17,6 +18,8 @@ export interface AppContext {
   tokens: Tokens;
   loginLimiter: LoginLimiter;
   uploadsDir: string;
+  /** Where uploaded files are kept (the disk under uploadsDir). */
+  files: FileStore;
 }
 
 export type App = FastifyInstance<

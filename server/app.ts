@@ -27,11 +27,12 @@ import { notesRoutes } from './modules/notes/notes.routes.ts';
 import { pointsRoutes } from './modules/points/points.routes.ts';
 import { pricingRoutes } from './modules/pricing/pricing.routes.ts';
 import { settingsRoutes } from './modules/settings/settings.routes.ts';
+import { diskStore } from './modules/uploads/file-store.ts';
 import { uploadsRoutes } from './modules/uploads/uploads.routes.ts';
 import { ensureAdmin } from './modules/users/users.service.ts';
 import { usersRoutes } from './modules/users/users.routes.ts';
 import { createTokens, loadJwtKey, LoginLimiter, registerAuth } from './plugins/auth.ts';
-import { frameworkErrors, registerErrorHandling } from './plugins/errors.ts';
+import { clientErrors, frameworkErrors, registerErrorHandling } from './plugins/errors.ts';
 import { registerSecurityHeaders } from './plugins/security-headers.ts';
 
 export const MODULES = [
@@ -87,6 +88,7 @@ export async function buildApp(
     // Ids and filenames in paths are short; a huge URL is rejected before any work.
     routerOptions: { maxParamLength: 200 },
     frameworkErrors,
+    clientErrorHandler: clientErrors,
   }).withTypeProvider<ZodTypeProvider>();
   const routes: RegisteredRoute[] = [];
   app.addHook('onRoute', (route) => {
@@ -108,12 +110,14 @@ export async function buildApp(
     await loadJwtKey(database.db, config.jwtSecret),
     config.tokenTtlSeconds,
   );
+  const uploadsDir = path.join(config.dataDir, 'uploads');
   const context: AppContext = {
     config,
     database,
     tokens,
     loginLimiter: new LoginLimiter(config.login),
-    uploadsDir: path.join(config.dataDir, 'uploads'),
+    uploadsDir,
+    files: diskStore(uploadsDir),
   };
 
   app.setValidatorCompiler(validatorCompiler);

@@ -150,7 +150,8 @@ export function registerAuth(app: FastifyInstance, tokens: Tokens): void {
 
 async function userFromRequest(request: FastifyRequest, tokens: Tokens) {
   const header = request.headers.authorization;
-  const match = header?.match(/^Bearer ([A-Za-z0-9._-]{10,2048})$/);
+  // The scheme is case-insensitive (RFC 9110); the token is exactly what we issued.
+  const match = header?.match(/^bearer ([A-Za-z0-9._-]{10,2048})$/i);
   return match?.[1] ? tokens.check(match[1]) : null;
 }
 

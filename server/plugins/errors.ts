@@ -1,4 +1,6 @@
 // One error shape, {detail, errors?}, with an Indonesian message; nothing internal leaks out.
+import http from 'node:http';
+import type { Socket } from 'node:net';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
 import { SECURITY_HEADERS } from './security-headers.ts';
@@ -39,6 +41,9 @@ const CONSTRAINT_CODES = new Set([
   '23514',
 ]);
 
+/** A row this request points at was deleted by another request meanwhile. */
+const FOREIGN_KEY_CODES = new Set(['SQLITE_CONSTRAINT_FOREIGNKEY', '23503']);
+
 /** Values PostgreSQL refuses that SQLite would store; the NUL guard below keeps both engines alike. */
 const VALUE_CODES: Record<string, string> = {
   '22021': 'Teks mengandung karakter yang tidak diizinkan',
@@ -46,27 +51,45 @@ const VALUE_CODES: Record<string, string> = {
   '22003': 'Angka terlalu besar',
 };
 
-function containsNul(value: unknown, depth = 0): boolean {
-  if (typeof value === 'string') return value.includes('\u0000');
-  if (typeof value !== 'object' || value === null || depth > 20) return false;
-  return Object.entries(value).some(([k, v]) => k.includes('\u0000') || containsNul(v, depth + 1));
+const LONE_SURROGATE = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;
+const NUL_MESSAGE = VALUE_CODES['22021']!;
+const SURROGATE_MESSAGE = 'Teks mengandung karakter yang tidak valid';
+
+/** What is wrong with a text in `value` (keys included), or null. */
+function badText(value: unknown, depth = 0): string | null {
+  if (typeof value === 'string') {
+    if (value.includes('\u0000')) return NUL_MESSAGE;
+    return LONE_SURROGATE.test(value) ? SURROGATE_MESSAGE : null;
+  }
+  if (typeof value !== 'object' || value === null || depth > 20) return null;
+  for (const [k, v] of Object.entries(value)) {
+    const bad = badText(k) ?? badText(v, depth + 1);
+    if (bad) return bad;
+  }
+  return null;
 }
 
+/** At most this many field errors, each message at most this long: a huge bad body stays short. */
+const MAX_ERRORS = 20;
+const MAX_MESSAGE = 200;
+const clip = (text: string) =>
+  text.length > MAX_MESSAGE ? `${text.slice(0, MAX_MESSAGE)}…` : text;
+
 export function registerErrorHandling(app: FastifyInstance): void {
-  // PostgreSQL cannot store a NUL character: refuse it in any path, query or body, on both engines.
+  // PostgreSQL cannot store a NUL character, and a lone UTF-16 surrogate (JSON allows "\ud800")
+  // is no text at all (both engines would store U+FFFD instead): refuse them anywhere.
   app.addHook('preValidation', (request, _reply, done) => {
-    if (containsNul(request.params) || containsNul(request.query) || containsNul(request.body))
-      done(new HttpError(422, VALUE_CODES['22021']!));
-    else done();
+    const bad = badText(request.params) ?? badText(request.query) ?? badText(request.body);
+    done(bad ? new HttpError(422, bad) : undefined);
   });
   app.setErrorHandler((error: FastifyError, request, reply) => {
     if (error instanceof HttpError) {
       return reply.status(error.statusCode).send({ detail: error.detail });
     }
     if (hasZodFastifySchemaValidationErrors(error)) {
-      const errors = error.validation.map((issue) => ({
-        field: issue.instancePath.replace(/^\//, '').replaceAll('/', '.'),
-        message: issue.message ?? 'Tidak valid',
+      const errors = error.validation.slice(0, MAX_ERRORS).map((issue) => ({
+        field: clip(issue.instancePath.replace(/^\//, '').replaceAll('/', '.')),
+        message: clip(issue.message ?? 'Tidak valid'),
       }));
       const first = errors[0];
       return reply.status(422).send({ detail: first ? first.message : 'Data tidak valid', errors });
@@ -76,6 +99,11 @@ export function registerErrorHandling(app: FastifyInstance): void {
       return reply
         .status(409)
         .send({ detail: 'Data bertabrakan dengan data lain. Muat ulang dan coba lagi.' });
+    }
+    if (error.code && FOREIGN_KEY_CODES.has(error.code)) {
+      return reply
+        .status(409)
+        .send({ detail: 'Data terkait sudah dihapus. Muat ulang dan coba lagi.' });
     }
     const value = error.code ? VALUE_CODES[error.code] : undefined;
     if (value) return reply.status(422).send({ detail: value });
@@ -92,6 +120,37 @@ export function registerErrorHandling(app: FastifyInstance): void {
   });
 }
 
+/** Answers written without the security hook: the usual headers, with a policy that allows nothing. */
+const STRICT_HEADERS = {
+  ...SECURITY_HEADERS,
+  'content-security-policy': "default-src 'none'; frame-ancestors 'none'",
+};
+
+/**
+ * Requests Node's HTTP parser refuses (a malformed request line or header, headers over the size
+ * limit) never reach Fastify's routing: the answer is written on the socket here, in our shape.
+ */
+export function clientErrors(error: NodeJS.ErrnoException, socket: Socket) {
+  if (error.code === 'ECONNRESET' || socket.destroyed) return;
+  const [status, detail] =
+    error.code === 'HPE_HEADER_OVERFLOW'
+      ? [431, 'Header permintaan terlalu besar']
+      : error.code === 'ERR_HTTP_REQUEST_TIMEOUT'
+        ? [408, 'Waktu permintaan habis']
+        : [400, 'Permintaan tidak valid'];
+  const body = JSON.stringify({ detail });
+  const headers = {
+    ...STRICT_HEADERS,
+    'content-type': 'application/json; charset=utf-8',
+    'content-length': Buffer.byteLength(body),
+    connection: 'close',
+  };
+  const head = Object.entries(headers).map(([name, value]) => `${name}: ${value}\r\n`);
+  if (socket.writable)
+    socket.write(`HTTP/1.1 ${status} ${http.STATUS_CODES[status]}\r\n${head.join('')}\r\n${body}`);
+  socket.destroy(error);
+}
+
 /**
  * Answers Fastify gives before any hook runs (a path it cannot decode, an over-long parameter):
  * the same {detail} shape, and strict headers set here because the security hooks never ran.
@@ -103,10 +162,7 @@ export function frameworkErrors(
 ) {
   const tooLong = error.code === 'FST_ERR_MAX_PARAM_LENGTH';
   return reply
-    .headers({
-      ...SECURITY_HEADERS,
-      'content-security-policy': "default-src 'none'; frame-ancestors 'none'",
-    })
+    .headers(STRICT_HEADERS)
     .status(tooLong ? 414 : 400)
     .send({ detail: tooLong ? 'Alamat terlalu panjang' : 'Alamat tidak valid' });
 }

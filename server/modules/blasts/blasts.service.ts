@@ -26,7 +26,7 @@ import { blastCounts, countBlast, pageWindow } from '../../db/counters.ts';
 import type { BlastsTable, Database } from '../../db/schema.ts';
 import { conflict, HttpError, notFound } from '../../plugins/errors.ts';
 import { recordAudit } from '../audit/audit.service.ts';
-import { applyPoints } from '../points/ledger.ts';
+import { applyPoints, holdClient } from '../points/ledger.ts';
 import { readSettings } from '../settings/settings.routes.ts';
 import { findUpload } from '../uploads/uploads.service.ts';
 
@@ -185,7 +185,7 @@ export async function createBlast(
     const settings = await readSettings(db);
     if (!settings.allow_images)
       throw new HttpError(422, 'Upload gambar untuk blast sedang tidak diizinkan');
-    if (!(await findUpload(db, input.image_url, 'image'))) {
+    if (!(await findUpload(db, input.image_url, 'image', userId))) {
       throw new HttpError(422, 'Gambar tidak ditemukan. Upload ulang gambar Anda.');
     }
   }
@@ -196,6 +196,7 @@ export async function createBlast(
   const count = analysis.unique.length;
 
   return transact(database, async (trx) => {
+    const owner = await holdClient(database.engine, trx, userId);
     if (idempotencyKey) {
       // Claims the key first; a concurrent holder makes this wait, then see its stored answer.
       const claimed = await trx
@@ -221,11 +222,6 @@ export async function createBlast(
         return stored.response_body;
       }
     }
-    const owner = await trx
-      .selectFrom('users')
-      .select(['points', 'username'])
-      .where('id', '=', userId)
-      .executeTakeFirstOrThrow();
     const id = crypto.randomUUID();
     await applyPoints(
       trx,
@@ -279,6 +275,12 @@ export async function createBlast(
 async function lockBlast(database: DbHandle, trx: Trx, id: string, ownerId?: string) {
   let query = trx.selectFrom('blasts').selectAll().where('id', '=', id);
   if (ownerId) query = query.where('user_id', '=', ownerId);
+  if (database.engine === 'postgres') {
+    // The client's row first, as a client's deletion locks it first: the two never deadlock.
+    const found = await query.executeTakeFirst();
+    if (!found) throw notFound('Blast request');
+    await holdClient(database.engine, trx, found.user_id, 'Blast request');
+  }
   const blast = await forUpdate(database.engine, query).executeTakeFirst();
   if (!blast) throw notFound('Blast request');
   return blast;

@@ -2,6 +2,7 @@
 // the caller's transaction, and the balance can never go below zero.
 import crypto from 'node:crypto';
 import type { Transaction } from 'kysely';
+import type { Engine } from '../../db/connection.ts';
 import { countLedgerEntry } from '../../db/counters.ts';
 import type { Database, PointTransactionsTable } from '../../db/schema.ts';
 import { conflict, notFound } from '../../plugins/errors.ts';
@@ -16,6 +17,24 @@ export interface LedgerEntry {
 }
 
 export const NOT_ENOUGH_POINTS = 'Poin tidak cukup';
+
+/**
+ * The client's row, kept from deletion until the transaction ends: an admin may delete the
+ * client after its request passed the token check. On PostgreSQL `for key share` blocks only the
+ * delete (which locks `for update`), never a balance change.
+ */
+export async function holdClient(
+  engine: Engine,
+  trx: Transaction<Database>,
+  userId: string,
+  missing = 'Klien',
+) {
+  let query = trx.selectFrom('users').select(['points', 'username']).where('id', '=', userId);
+  if (engine === 'postgres') query = query.forKeyShare();
+  const row = await query.executeTakeFirst();
+  if (!row) throw notFound(missing);
+  return row;
+}
 
 /** Applies one entry and answers the new balance. A zero delta writes nothing. */
 export async function applyPoints(

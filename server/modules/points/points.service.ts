@@ -21,7 +21,7 @@ import type { PointTransactionsTable } from '../../db/schema.ts';
 import { conflict, HttpError, notFound } from '../../plugins/errors.ts';
 import { recordAudit } from '../audit/audit.service.ts';
 import { listTiers } from '../pricing/pricing.routes.ts';
-import { applyPoints } from './ledger.ts';
+import { applyPoints, holdClient } from './ledger.ts';
 
 const formatRupiah = (n: number) => `Rp${n.toLocaleString('id-ID')}`;
 
@@ -42,6 +42,7 @@ export async function createPointRequest(
   }
   const id = crypto.randomUUID();
   await transact(database, async (trx) => {
+    await holdClient(database.engine, trx, userId);
     await trx
       .insertInto('point_requests')
       .values({
@@ -188,9 +189,10 @@ export async function listTransactions(
       .selectFrom('users')
       .select(['points', 'ledger_seq'])
       .where('id', '=', userId)
-      .executeTakeFirstOrThrow(),
+      .executeTakeFirst(),
     ledgerTotals(db, userId),
   ]);
+  if (!user) throw notFound('Klien');
   // The chain has no gap (seq 1..ledger_seq), so any page is a key range: no OFFSET scan.
   const count = user.ledger_seq;
   const newest = count - (page - 1) * page_size;

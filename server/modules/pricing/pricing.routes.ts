@@ -7,7 +7,9 @@ import {
 } from '../../../common/pricing.ts';
 import { z } from '../../../common/zod.ts';
 import type { App, AppContext } from '../../app-context.ts';
-import { now, type Db } from '../../db/connection.ts';
+import { sql, type Transaction } from 'kysely';
+import { now, type Db, type Engine } from '../../db/connection.ts';
+import type { Database } from '../../db/schema.ts';
 import { IdParamsSchema, OkSchema } from '../../http.ts';
 import { conflict, notFound } from '../../plugins/errors.ts';
 
@@ -17,8 +19,23 @@ const admin = { access: 'admin' } as const;
 export const listTiers = (db: Db) =>
   db.selectFrom('pricing_tiers').selectAll().orderBy('min_points').orderBy('id').execute();
 
-async function checkOverlap(db: Db, tier: PricingTierInput, exceptId?: string) {
-  let query = db
+/** Any number, distinct from the migrations' lock (7362001). */
+const TIER_WRITE_LOCK = 7362002;
+
+/**
+ * Checks that `tier` overlaps no other. On PostgreSQL the check first takes a lock held until the
+ * transaction ends: two writers could otherwise both read no overlap and both insert (SQLite's
+ * writers already queue on the file lock).
+ */
+async function checkOverlap(
+  engine: Engine,
+  trx: Transaction<Database>,
+  tier: PricingTierInput,
+  exceptId?: string,
+) {
+  if (engine === 'postgres')
+    await sql`select pg_advisory_xact_lock(${TIER_WRITE_LOCK})`.execute(trx);
+  let query = trx
     .selectFrom('pricing_tiers')
     .select('tier_name')
     .where('min_points', '<=', tier.max_points)
@@ -30,7 +47,7 @@ async function checkOverlap(db: Db, tier: PricingTierInput, exceptId?: string) {
   if (other) throw conflict(`Rentang poin bertabrakan dengan tier "${other.tier_name}"`);
 }
 
-export function pricingRoutes(app: App, { database: { db } }: AppContext) {
+export function pricingRoutes(app: App, { database: { db, engine } }: AppContext) {
   const ListSchema = z.array(PricingTierSchema);
   app.get(
     '/api/admin/pricing',
@@ -52,7 +69,7 @@ export function pricingRoutes(app: App, { database: { db } }: AppContext) {
     async (request, reply) => {
       const row = { id: crypto.randomUUID(), ...request.body, created_at: now() };
       await db.transaction().execute(async (trx) => {
-        await checkOverlap(trx, request.body);
+        await checkOverlap(engine, trx, request.body);
         await trx.insertInto('pricing_tiers').values(row).execute();
       });
       return reply.status(201).send(row);
@@ -71,7 +88,7 @@ export function pricingRoutes(app: App, { database: { db } }: AppContext) {
     },
     (request) =>
       db.transaction().execute(async (trx) => {
-        await checkOverlap(trx, request.body, request.params.id);
+        await checkOverlap(engine, trx, request.body, request.params.id);
         const row = await trx
           .updateTable('pricing_tiers')
           .set(request.body)

@@ -5,6 +5,8 @@ import path from 'node:path';
 export interface FileStore {
   put(name: string, bytes: Buffer): Promise<void>;
   get(name: string): Promise<Buffer | null>;
+  /** Removes a file; one already gone is no error. */
+  remove(name: string): Promise<void>;
 }
 
 export function diskStore(dir: string): FileStore {
@@ -22,6 +24,9 @@ export function diskStore(dir: string): FileStore {
     },
     async get(name) {
       return fs.readFile(path.join(dir, path.basename(name))).catch(() => null);
+    },
+    async remove(name) {
+      await fs.rm(path.join(dir, path.basename(name)), { force: true });
     },
   };
 }

@@ -12,36 +12,43 @@ import type { App, AppContext } from '../../app-context.ts';
 import { HttpError, notFound } from '../../plugins/errors.ts';
 import { currentUser } from '../../plugins/auth.ts';
 import { readSettings } from '../settings/settings.routes.ts';
-import { diskStore } from './file-store.ts';
 import { isUploadName, storeImage, toDataUrl, UPLOAD_PATH } from './uploads.service.ts';
 
 const tags = ['uploads'];
 
+/** The one file of the form, sent as `field`; every part is read, so a second file is noticed. */
 async function readFile(request: FastifyRequest, field: string): Promise<Buffer> {
   if (!request.isMultipart()) throw new HttpError(415, 'Upload harus berupa multipart/form-data');
+  let bytes: Buffer | undefined;
   try {
-    const file = await request.file({
+    // A second file breaks the files limit: FST_FILES_LIMIT, 'Hanya satu file yang boleh diupload'.
+    const parts = request.parts({
       limits: { fileSize: MAX_IMAGE_BYTES, files: 1, fields: 5, parts: 6 },
     });
-    if (!file) throw new HttpError(422, `File pada field "${field}" harus diisi`);
-    if (file.fieldname !== field) {
-      file.file.resume();
-      throw new HttpError(422, `File harus dikirim pada field "${field}"`);
+    for await (const part of parts) {
+      if (part.type === 'field') {
+        if (part.fieldname === field)
+          throw new HttpError(422, `Field "${field}" harus berisi file`);
+        continue;
+      }
+      if (part.fieldname !== field) {
+        part.file.resume();
+        throw new HttpError(422, `File harus dikirim pada field "${field}"`);
+      }
+      bytes = await part.toBuffer();
+      if (part.file.truncated) throw new HttpError(413, IMAGE_SIZE_MESSAGE);
     }
-    const bytes = await file.toBuffer();
-    if (file.file.truncated) throw new HttpError(413, IMAGE_SIZE_MESSAGE);
-    return bytes;
   } catch (error) {
     // The multipart parser throws plain errors on a malformed or cut-off body: the sender's fault.
     if (error instanceof HttpError || (error as { code?: string }).code?.startsWith('FST_'))
       throw error;
     throw new HttpError(400, 'Data upload rusak atau tidak lengkap');
   }
+  if (!bytes) throw new HttpError(422, `File pada field "${field}" harus diisi`);
+  return bytes;
 }
 
-export function uploadsRoutes(app: App, { database: { db }, uploadsDir }: AppContext) {
-  const store = diskStore(uploadsDir);
-
+export function uploadsRoutes(app: App, { database: { db }, files: store }: AppContext) {
   app.post(
     '/api/upload/image',
     {

@@ -65,18 +65,46 @@ export async function storeImage(
     created_at: now(),
   };
   await store.put(row.name, clean);
-  await db.insertInto('uploads').values(row).execute();
+  try {
+    await db.insertInto('uploads').values(row).execute();
+  } catch (error) {
+    // No row will ever name the file: it goes too.
+    await store.remove(row.name);
+    throw error;
+  }
   return row;
 }
 
-/** The stored upload a URL of ours points at, if any. */
-export async function findUpload(db: Db, url: string, kind?: UploadsTable['kind']) {
-  if (!url.startsWith(UPLOAD_PATH)) return undefined;
-  const name = url.slice(UPLOAD_PATH.length);
-  if (!isUploadName(name)) return undefined;
+/** The stored file name a URL of ours points at, or null. */
+export function uploadName(url: string | null | undefined): string | null {
+  const name = url?.startsWith(UPLOAD_PATH) ? url.slice(UPLOAD_PATH.length) : '';
+  return isUploadName(name) ? name : null;
+}
+
+/** The upload name a URL ends with, relative or absolute (the rule the QR fallback reads), or null. */
+export function endingName(url: string | null | undefined): string | null {
+  const name = url?.slice(url.lastIndexOf('/') + 1) ?? '';
+  return isUploadName(name) ? name : null;
+}
+
+/** The stored upload a URL of ours points at, if any (of `kind`, and of `userId` when given). */
+export async function findUpload(
+  db: Db,
+  url: string,
+  kind?: UploadsTable['kind'],
+  userId?: string,
+) {
+  const name = uploadName(url);
+  if (!name) return undefined;
   let query = db.selectFrom('uploads').selectAll().where('name', '=', name);
   if (kind) query = query.where('kind', '=', kind);
+  if (userId) query = query.where('user_id', '=', userId);
   return query.executeTakeFirst();
+}
+
+/** Files no row names any more, removed after the rows' deletion committed. */
+export async function removeFiles(store: FileStore, names: readonly string[]): Promise<void> {
+  await Promise.all(names.map((name) => store.remove(name).catch(() => undefined)));
 }
 
 export const toDataUrl = (mime: string, bytes: Buffer) =>

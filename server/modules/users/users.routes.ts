@@ -21,7 +21,7 @@ import {
 const admin = { access: 'admin' } as const;
 const tags = ['users'];
 
-export function usersRoutes(app: App, { database }: AppContext) {
+export function usersRoutes(app: App, { database, files }: AppContext) {
   app.get(
     '/api/admin/users',
     {
@@ -74,7 +74,7 @@ export function usersRoutes(app: App, { database }: AppContext) {
     '/api/admin/users/:id',
     { config: admin, schema: { tags, params: IdParamsSchema, response: { 200: OkSchema } } },
     async (request) => {
-      const user = await deleteClient(database, currentUser(request).id, request.params.id);
+      const user = await deleteClient(database, files, currentUser(request).id, request.params.id);
       return { detail: `Klien ${user.username} berhasil dihapus` };
     },
   );

@@ -10,6 +10,8 @@ import { hashPassword } from '../../plugins/auth.ts';
 import { conflict, notFound } from '../../plugins/errors.ts';
 import { recordAudit } from '../audit/audit.service.ts';
 import { applyPoints } from '../points/ledger.ts';
+import type { FileStore } from '../uploads/file-store.ts';
+import { removeFiles } from '../uploads/uploads.service.ts';
 
 export const EMAIL_TAKEN = 'Email sudah terdaftar';
 
@@ -224,9 +226,22 @@ export async function changeClientPassword(
   });
 }
 
-/** Deletes a client with its blasts, requests and ledger; the audit record keeps the forfeited balance. */
-export async function deleteClient(database: DbHandle, actorId: string, id: string) {
-  return transact(database, async (trx) => {
+/**
+ * Deletes a client with its blasts, requests, ledger and uploaded images; the audit record keeps
+ * the forfeited balance.
+ */
+export async function deleteClient(
+  database: DbHandle,
+  files: FileStore,
+  actorId: string,
+  id: string,
+) {
+  const { user, images } = await transact(database, async (trx) => {
+    // An approval locks its request, then the account: the deletion takes them in that order too.
+    await forUpdate(
+      database.engine,
+      trx.selectFrom('point_requests').select('id').where('user_id', '=', id),
+    ).execute();
     const before = await clientForUpdate(database, trx, id);
     // Explicit order (children first) so neither engine depends on cascade settings.
     const blastIds = trx.selectFrom('blasts').select('id').where('user_id', '=', id);
@@ -243,6 +258,11 @@ export async function deleteClient(database: DbHandle, actorId: string, id: stri
       await trx.deleteFrom(table).where('user_id', '=', id).execute();
     }
     await trx.deleteFrom('users').where('id', '=', id).execute();
+    const images = await trx
+      .deleteFrom('uploads')
+      .where('user_id', '=', id)
+      .returning('name')
+      .execute();
     await recordAudit(trx, {
       actorId,
       action: 'user.delete',
@@ -250,6 +270,8 @@ export async function deleteClient(database: DbHandle, actorId: string, id: stri
       targetId: id,
       before: { ...toUser(before), points_forfeited: before.points },
     });
-    return toUser(before);
+    return { user: toUser(before), images: images.map((row) => row.name) };
   });
+  await removeFiles(files, images);
+  return user;
 }
