@@ -148,6 +148,7 @@ export default function ClientBlastResultsPage() {
 
       <div className="grid grid-cols-1 gap-2">
         <DataTable
+          stacked
           label="Daftar blast request"
           columns={columns}
           rows={blasts.data?.items}

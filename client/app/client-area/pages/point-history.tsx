@@ -142,6 +142,7 @@ export default function PointHistoryPage() {
 
       <div className="grid grid-cols-1 gap-2">
         <DataTable
+          stacked
           label="Riwayat transaksi poin"
           columns={columns}
           rows={transactions.data?.items}
