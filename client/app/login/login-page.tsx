@@ -171,13 +171,13 @@ export default function LoginPage() {
           <h2 id="brand-heading" className="text-4xl font-bold leading-tight">
             WhatsApp Blast Manager
           </h2>
-          <p className="mt-4 text-lg text-white/85">
+          <p className="mt-4 text-lg text-white">
             Sistem manajemen WhatsApp blast profesional untuk menjangkau pelanggan Anda dengan
             cepat, terukur dan mudah dipantau.
           </p>
           <ul className="mt-8 grid gap-4">
             {FEATURES.map(({ icon: Icon, text }) => (
-              <li key={text} className="flex items-center gap-3 text-white/90">
+              <li key={text} className="flex items-center gap-3 text-white">
                 <span className="grid size-9 shrink-0 place-items-center rounded-lg bg-white/15">
                   <Icon aria-hidden className="size-5" />
                 </span>
@@ -186,7 +186,7 @@ export default function LoginPage() {
             ))}
           </ul>
         </div>
-        <p className="text-sm text-white/90">© 2025 Sebar. Hak cipta dilindungi.</p>
+        <p className="text-sm text-white">© 2025 Sebar. Hak cipta dilindungi.</p>
         <div
           aria-hidden
           className="pointer-events-none absolute -right-24 -top-24 size-80 rounded-full bg-white/10"
