@@ -1,6 +1,6 @@
 // Akun Klien in Chromium: stats, 5 per page, create, edit, password, delete, every validation.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startE2E, type E2E, type Page } from './helpers.ts';
+import { focused, stackedCard, startE2E, type E2E, type Page } from './helpers.ts';
 import {
   adminApi,
   adminPage,
@@ -211,6 +211,36 @@ describe('Akun Klien', () => {
     await dialog().waitFor({ state: 'hidden' });
   });
 
+  it('keeps Tab inside an open dialog and gives focus back to the button that opened it', async () => {
+    await dismissToasts(page);
+    await page.getByRole('button', { name: 'Edit klien klien-7' }).click();
+    await dialog().waitFor();
+    for (let i = 0; i < 10; i++) {
+      await page.keyboard.press('Tab');
+      expect((await focused(page)).inDialog).toBe(true);
+    }
+    await page.keyboard.press('Escape');
+    await dialog().waitFor({ state: 'hidden' });
+    await expect.poll(async () => (await focused(page)).label).toBe('Edit klien klien-7');
+
+    await page.getByRole('button', { name: 'Ubah password klien-7' }).click();
+    await dialog().getByRole('button', { name: 'Batal' }).click();
+    await dialog().waitFor({ state: 'hidden' });
+    await expect.poll(async () => (await focused(page)).label).toBe('Ubah password klien-7');
+
+    await page.getByRole('button', { name: 'Hapus klien klien-7' }).click();
+    const confirm = page.getByRole('alertdialog');
+    await confirm.getByRole('button', { name: 'Batal' }).click();
+    await confirm.waitFor({ state: 'hidden' });
+    await expect.poll(async () => (await focused(page)).label).toBe('Hapus klien klien-7');
+
+    await page.getByRole('button', { name: 'Tambah Klien Baru' }).click();
+    await dialog().waitFor();
+    await page.keyboard.press('Escape');
+    await dialog().waitFor({ state: 'hidden' });
+    await expect.poll(async () => (await focused(page)).text).toBe('Tambah Klien Baru');
+  });
+
   it('deletes a client after the confirmation', async () => {
     await dismissToasts(page);
     await page.getByRole('button', { name: 'Hapus klien klien-7' }).click();
@@ -236,8 +266,18 @@ describe('Akun Klien', () => {
 
   it('works at phone width and by keyboard', async () => {
     const phone = await adminPage(e2e, '/users', 'phone');
-    await phone.locator('tbody tr', { hasText: 'klien-6' }).waitFor();
+    const card = phone.locator('tbody tr', { hasText: 'klien-6' });
+    await card.waitFor();
     await expectNoSidewaysScroll(phone);
+    // Each row is a card whose lines carry the column names; the header row is hidden.
+    expect(await phone.locator('thead').isVisible()).toBe(false);
+    expect(await stackedCard(card)).toEqual({
+      labels: ['Username', 'Email', 'Poin Tersedia', 'Status', 'Tanggal Daftar', 'Aksi'],
+      fits: true,
+    });
+    // At desktop width the same list is a plain table.
+    expect((await stackedCard(row('klien-6'))).labels).toEqual([]);
+    expect(await page.locator('thead').isVisible()).toBe(true);
     await shot(phone, 'admin-users-phone');
     await phone.getByRole('button', { name: 'Tambah Klien Baru' }).focus();
     await phone.keyboard.press('Enter');

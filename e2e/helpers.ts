@@ -108,6 +108,34 @@ export async function shellTitle(page: Page): Promise<string> {
   return (await page.locator('[data-shell-title]').textContent())?.trim() ?? '';
 }
 
+/**
+ * The labels a stacked DataTable row shows before its cells (their ::before text, from the column
+ * headers), or [] when the row is a plain table row; and whether the row fits the page's width.
+ */
+export async function stackedCard(row: Locator): Promise<{ labels: string[]; fits: boolean }> {
+  return row.evaluate((tr) => {
+    const labels = [...tr.querySelectorAll('td')]
+      .map((td) => getComputedStyle(td, '::before').content)
+      .filter((content) => content !== 'none' && content !== 'normal' && content !== '')
+      .map((content) => content.replace(/^"|"$/g, ''));
+    const box = tr.getBoundingClientRect();
+    return { labels, fits: box.left >= 0 && box.right <= document.documentElement.clientWidth };
+  });
+}
+
+/** The element that has keyboard focus: its accessible label, text and id. */
+export function focused(page: Page) {
+  return page.evaluate(() => {
+    const el = document.activeElement as HTMLElement | null;
+    return {
+      label: el?.getAttribute('aria-label') ?? null,
+      text: (el?.textContent ?? '').trim(),
+      id: el?.id ?? '',
+      inDialog: !!el?.closest('[role=dialog], [role=alertdialog]'),
+    };
+  });
+}
+
 /** Saves a full-page PNG to .tmp/screenshots/<name>.png and returns its path. */
 export async function screenshot(page: Page, name: string): Promise<string> {
   fs.mkdirSync(SCREENSHOT_DIR, { recursive: true });

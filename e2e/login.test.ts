@@ -44,6 +44,30 @@ describe('/login', () => {
     await page.context().close();
   });
 
+  it('has one h1, inside main, and the brand panel and copyright in their own landmarks', async () => {
+    for (const size of ['desktop', 'phone'] as const) {
+      const page = await e2e.open('/login', size);
+      await page.getByRole('button', { name: 'Sign In' }).waitFor();
+      expect(await page.title()).toBe('Masuk · Sebar');
+      expect(await page.locator('h1').count()).toBe(1);
+      await page.getByRole('main').getByRole('heading', { level: 1 }).waitFor();
+      // The first heading in reading order is the h1 (the brand panel comes after main).
+      expect(
+        await page
+          .locator('h1, h2, h3')
+          .first()
+          .evaluate((h) => h.tagName),
+      ).toBe('H1');
+      if (size === 'desktop') {
+        const brand = page.getByRole('complementary', { name: 'WhatsApp Blast Manager' });
+        await brand.getByText('2025').waitFor();
+      } else {
+        await page.getByRole('contentinfo').getByText('© 2025 Sebar').waitFor();
+      }
+      await page.context().close();
+    }
+  });
+
   it('shows the server message inline and in a toast, and typing clears it', async () => {
     const page = await e2e.open('/login', 'phone');
     await page.getByLabel('Email').fill(ADMIN.email);

@@ -2,9 +2,11 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   ADMIN,
+  focused,
   screenshot,
   shellTitle,
   signIn,
+  stackedCard,
   startE2E,
   type E2E,
   type Page,
@@ -19,6 +21,19 @@ beforeAll(async () => {
 afterAll(async () => {
   await e2e?.close();
 });
+
+/** The header's title shows whole (not cut with an ellipsis), and the header fits the page. */
+async function expectHeaderFits(page: Page) {
+  const fit = await page.evaluate(() => {
+    const title = document.querySelector<HTMLElement>('[data-shell-title]')!;
+    const header = document.querySelector('header')!;
+    return {
+      title: title.scrollWidth <= title.clientWidth,
+      header: header.getBoundingClientRect().right <= document.documentElement.clientWidth,
+    };
+  });
+  expect(fit).toEqual({ title: true, header: true });
+}
 
 /** Nothing may stick out sideways at the page's width. */
 async function expectNoSidewaysScroll(page: Page) {
@@ -44,18 +59,33 @@ describe.each(['desktop', 'phone'] as ViewportName[])('at %s size', (size) => {
     await page.goto(`${e2e.url}/point-requests`);
     await page.locator('[data-shell-title]').waitFor();
     await expect.poll(() => shellTitle(page)).toBe('Form Poin');
+    expect(await page.title()).toBe('Form Poin · Sebar');
     await expectNoSidewaysScroll(page);
+    await expectHeaderFits(page);
+    const header = page.locator('header');
+    await header.getByText('admin', { exact: true }).waitFor();
+    await header.getByText('Super Admin', { exact: true }).waitFor();
     await screenshot(page, `admin-${size}`);
     if (size === 'phone') {
       const nav = page.getByRole('navigation', { name: 'Menu admin' });
+      const toggle = page.getByRole('button', { name: 'Buka menu' });
       expect(await nav.isVisible()).toBe(false);
-      await page.getByRole('button', { name: 'Buka menu' }).click();
+      // Escape closes the menu and gives focus back to its toggle.
+      await toggle.click();
+      await nav.waitFor();
+      await page.keyboard.press('Escape');
+      await nav.waitFor({ state: 'hidden' });
+      await expect.poll(async () => (await focused(page)).label).toBe('Buka menu');
+      // Choosing a screen closes it and puts focus on the new page.
+      await page.keyboard.press('Enter');
       await nav.waitFor();
       await screenshot(page, `admin-${size}-menu`);
       await nav.getByRole('link', { name: 'Hasil Blast' }).click();
       await page.waitForURL('**/blast-results');
       await nav.waitFor({ state: 'hidden' });
       await expect.poll(() => shellTitle(page)).toBe('Hasil Blast');
+      await expect.poll(async () => (await focused(page)).id).toBe('main');
+      expect(await page.title()).toBe('Hasil Blast · Sebar');
     }
     await page.context().close();
   });
@@ -70,7 +100,10 @@ describe.each(['desktop', 'phone'] as ViewportName[])('at %s size', (size) => {
     await page.goto(`${e2e.url}/topup`);
     await page.locator('[data-shell-title]').waitFor();
     await expect.poll(() => shellTitle(page)).toBe('Top Up Poin');
+    expect(await page.title()).toBe('Top Up Poin · Sebar');
     await expectNoSidewaysScroll(page);
+    await expectHeaderFits(page);
+    await page.locator('header').getByText(`sari-${size}`, { exact: true }).waitFor();
     await screenshot(page, `client-${size}`);
 
     expect(await page.evaluate(() => document.documentElement.classList.contains('dark'))).toBe(
@@ -88,6 +121,49 @@ describe.each(['desktop', 'phone'] as ViewportName[])('at %s size', (size) => {
       await page.getByRole('navigation', { name: 'Menu klien' }).waitFor();
     }
     await screenshot(page, `client-${size}-dark`);
+    await page.context().close();
+  });
+
+  it('a skip link is the first Tab stop and takes the keyboard to the page', async () => {
+    const page = await e2e.open('/login', size);
+    await signIn(page, ADMIN.email, ADMIN.password);
+    await page.goto(`${e2e.url}/users`);
+    await page.getByRole('button', { name: 'Tambah Klien Baru' }).waitFor();
+    await page.keyboard.press('Tab');
+    expect((await focused(page)).text).toBe('Langsung ke konten utama');
+    expect(await page.getByRole('link', { name: 'Langsung ke konten utama' }).isVisible()).toBe(
+      true,
+    );
+    await screenshot(page, `skip-link-${size}`);
+    await page.keyboard.press('Enter');
+    expect((await focused(page)).id).toBe('main');
+    // The next Tab stop is the page's own first control, past the navigation and header.
+    await page.keyboard.press('Tab');
+    expect((await focused(page)).text).toBe('Tambah Klien Baru');
+    await page.context().close();
+  });
+
+  it('client lists fit the width: rows are labelled cards on a phone', async () => {
+    const client = await e2e.server.createClient({ username: `rina-${size}` });
+    await e2e.server.api('PUT', `/api/admin/users/${client.user.id}`, {
+      token: e2e.server.adminToken,
+      body: {
+        username: client.user.username,
+        email: client.user.email,
+        points: 40,
+        is_active: true,
+      },
+    });
+    const page = await e2e.open('/login', size);
+    await signIn(page, client.user.email, client.password);
+    await page.goto(`${e2e.url}/point-history`);
+    const row = page.getByRole('table', { name: 'Riwayat transaksi poin' }).locator('tbody tr');
+    await row.first().getByText('+40').waitFor();
+    await expectNoSidewaysScroll(page);
+    expect(await stackedCard(row.first())).toEqual({
+      labels: size === 'phone' ? ['Tanggal', 'Tipe', 'Deskripsi', 'Jumlah', 'Saldo'] : [],
+      fits: true,
+    });
     await page.context().close();
   });
 });

@@ -58,9 +58,11 @@ export default function AdminShell() {
       }
       headerEnd={
         <>
-          <div className="hidden text-right sm:block">
-            <p className="text-sm font-semibold leading-tight">{username}</p>
-            <p className="text-xs text-muted-foreground">Super Admin</p>
+          <div className="min-w-0 max-w-28 text-right sm:max-w-48">
+            <p className="truncate text-sm font-semibold leading-tight" title={username}>
+              {username}
+            </p>
+            <p className="truncate text-xs text-muted-foreground">Super Admin</p>
           </div>
           <Avatar name={username} />
         </>

@@ -116,18 +116,20 @@ export default function ClientShell() {
           <Button
             variant="ghost"
             size="icon"
+            className="max-sm:size-8"
             onClick={toggleTheme}
             aria-label={theme === 'dark' ? 'Aktifkan mode terang' : 'Aktifkan mode gelap'}
           >
             {theme === 'dark' ? <Sun aria-hidden /> : <Moon aria-hidden />}
           </Button>
-          <div className="hidden text-right sm:block">
-            <p className="text-sm font-semibold leading-tight">{username}</p>
-            <p className="text-xs text-muted-foreground">{points} poin tersedia</p>
+          <div className="min-w-0 max-w-24 text-right sm:max-w-48">
+            <p className="truncate text-sm font-semibold leading-tight" title={username}>
+              {username}
+            </p>
+            <p className="truncate text-xs text-muted-foreground">
+              {points} poin<span className="max-sm:sr-only"> tersedia</span>
+            </p>
           </div>
-          <span className="rounded-full bg-primary-soft px-2.5 py-1 text-xs font-semibold text-primary sm:hidden">
-            {points} poin
-          </span>
           <Avatar name={username} />
         </>
       }

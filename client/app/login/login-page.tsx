@@ -34,6 +34,9 @@ export default function LoginPage() {
   useEffect(() => {
     if (session && !pending) navigate('/', { replace: true });
   }, [session, pending]);
+  useEffect(() => {
+    document.title = 'Masuk · Sebar';
+  }, []);
 
   const clearMessages = () => {
     setError(null);
@@ -80,42 +83,7 @@ export default function LoginPage() {
   }
 
   return (
-    <div className="flex min-h-screen bg-background">
-      <section className="relative hidden w-1/2 flex-col justify-between overflow-hidden bg-gradient-to-br from-emerald-700 via-green-700 to-teal-800 p-12 text-white lg:flex">
-        <div className="flex items-center gap-3">
-          <span className="grid size-11 place-items-center rounded-xl bg-white/15">
-            <MessageCircle aria-hidden className="size-6" />
-          </span>
-          <span className="text-2xl font-bold">Sebar</span>
-        </div>
-        <div className="max-w-md">
-          <h2 className="text-4xl font-bold leading-tight">WhatsApp Blast Manager</h2>
-          <p className="mt-4 text-lg text-white/85">
-            Sistem manajemen WhatsApp blast profesional untuk menjangkau pelanggan Anda dengan
-            cepat, terukur dan mudah dipantau.
-          </p>
-          <ul className="mt-8 grid gap-4">
-            {FEATURES.map(({ icon: Icon, text }) => (
-              <li key={text} className="flex items-center gap-3 text-white/90">
-                <span className="grid size-9 shrink-0 place-items-center rounded-lg bg-white/15">
-                  <Icon aria-hidden className="size-5" />
-                </span>
-                {text}
-              </li>
-            ))}
-          </ul>
-        </div>
-        <p className="text-sm text-white/90">© 2025 Sebar. Hak cipta dilindungi.</p>
-        <div
-          aria-hidden
-          className="pointer-events-none absolute -right-24 -top-24 size-80 rounded-full bg-white/10"
-        />
-        <div
-          aria-hidden
-          className="pointer-events-none absolute -bottom-32 -left-16 size-96 rounded-full bg-white/5"
-        />
-      </section>
-
+    <div className="flex min-h-screen flex-col bg-background lg:flex-row">
       <main className="flex flex-1 flex-col items-center justify-center px-4 py-10 sm:px-8">
         <div className="w-full max-w-md">
           <div className="mb-8 lg:hidden">
@@ -183,14 +151,55 @@ export default function LoginPage() {
               </Button>
             </form>
           </Card>
-          <p className="mt-8 text-center text-xs text-muted-foreground lg:hidden">
-            © 2025 Sebar. Hak cipta dilindungi.
-          </p>
           <p className="mt-8 hidden text-center text-xs text-muted-foreground lg:block">
             Sebar — WhatsApp Blast Manager
           </p>
         </div>
       </main>
+      {/* After main in reading order (the h1 comes first), shown on the left from lg up. */}
+      <aside
+        aria-labelledby="brand-heading"
+        className="relative hidden w-1/2 flex-col justify-between overflow-hidden bg-gradient-to-br from-emerald-700 via-green-700 to-teal-800 p-12 text-white lg:order-first lg:flex"
+      >
+        <div className="flex items-center gap-3">
+          <span className="grid size-11 place-items-center rounded-xl bg-white/15">
+            <MessageCircle aria-hidden className="size-6" />
+          </span>
+          <span className="text-2xl font-bold">Sebar</span>
+        </div>
+        <div className="max-w-md">
+          <h2 id="brand-heading" className="text-4xl font-bold leading-tight">
+            WhatsApp Blast Manager
+          </h2>
+          <p className="mt-4 text-lg text-white">
+            Sistem manajemen WhatsApp blast profesional untuk menjangkau pelanggan Anda dengan
+            cepat, terukur dan mudah dipantau.
+          </p>
+          <ul className="mt-8 grid gap-4">
+            {FEATURES.map(({ icon: Icon, text }) => (
+              <li key={text} className="flex items-center gap-3 text-white">
+                <span className="grid size-9 shrink-0 place-items-center rounded-lg bg-white/15">
+                  <Icon aria-hidden className="size-5" />
+                </span>
+                {text}
+              </li>
+            ))}
+          </ul>
+        </div>
+        <p className="text-sm text-white">© 2025 Sebar. Hak cipta dilindungi.</p>
+        <div
+          aria-hidden
+          className="pointer-events-none absolute -right-24 -top-24 size-80 rounded-full bg-white/10"
+        />
+        <div
+          aria-hidden
+          className="pointer-events-none absolute -bottom-32 -left-16 size-96 rounded-full bg-white/5"
+        />
+      </aside>
+
+      <footer className="pb-8 text-center text-xs text-muted-foreground lg:hidden">
+        © 2025 Sebar. Hak cipta dilindungi.
+      </footer>
     </div>
   );
 }

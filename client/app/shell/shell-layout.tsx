@@ -1,7 +1,7 @@
 // The frame both shells share: a sidebar (a drawer on phones), a header and the page area.
 import * as DialogPrimitive from '@radix-ui/react-dialog';
 import { Menu, X } from 'lucide-react';
-import { useState, type ReactNode } from 'react';
+import { useEffect, useRef, useState, type ReactNode } from 'react';
 import { NavLink, useLocation } from 'react-router';
 import { Button } from '../../components/ui/button.tsx';
 import { cn } from '../../lib/cn.ts';
@@ -31,13 +31,22 @@ export function ShellLayout({
   children,
 }: ShellLayoutProps) {
   const [menuOpen, setMenuOpen] = useState(false);
+  // Where focus goes when the phone menu closes: back to its toggle, or after choosing a screen
+  // to the new page (the keyboard user starts there, as after a page load).
+  const [focusAfterMenu, setFocusAfterMenu] = useState<'toggle' | 'main'>('toggle');
+  const menuToggle = useRef<HTMLButtonElement>(null);
+  const main = useRef<HTMLElement>(null);
   const location = useLocation();
   // A route change closes the phone menu (compared during render, no effect needed).
   const [lastPath, setLastPath] = useState(location.pathname);
   if (lastPath !== location.pathname) {
     setLastPath(location.pathname);
-    setMenuOpen(false);
+    if (menuOpen) {
+      setMenuOpen(false);
+      setFocusAfterMenu('main');
+    }
   }
+  useDocumentTitle(title);
 
   const sidebar = (
     <div className="flex h-full flex-col gap-4 p-4">
@@ -71,6 +80,7 @@ export function ShellLayout({
 
   return (
     <div className="flex min-h-screen bg-background text-foreground">
+      <SkipLink />
       <aside className="sticky top-0 hidden h-screen w-64 shrink-0 border-r bg-sidebar lg:block">
         {sidebar}
       </aside>
@@ -79,6 +89,10 @@ export function ShellLayout({
           <DialogPrimitive.Overlay className="fixed inset-0 z-40 bg-black/50 lg:hidden" />
           <DialogPrimitive.Content
             aria-describedby={undefined}
+            onCloseAutoFocus={(event) => {
+              event.preventDefault();
+              (focusAfterMenu === 'main' ? main : menuToggle).current?.focus();
+            }}
             className="fixed inset-y-0 left-0 z-50 w-72 max-w-[85vw] border-r bg-sidebar shadow-xl focus:outline-none lg:hidden"
           >
             <DialogPrimitive.Title className="sr-only">Menu navigasi</DialogPrimitive.Title>
@@ -101,20 +115,57 @@ export function ShellLayout({
             className="-ml-2 lg:hidden"
             aria-label="Buka menu"
             aria-expanded={menuOpen}
-            onClick={() => setMenuOpen(true)}
+            aria-haspopup="dialog"
+            ref={menuToggle}
+            onClick={() => {
+              setFocusAfterMenu('toggle');
+              setMenuOpen(true);
+            }}
           >
             <Menu aria-hidden />
           </Button>
-          <p className="min-w-0 flex-1 truncate text-lg font-semibold" data-shell-title="">
+          <p
+            className="min-w-0 max-w-[55%] shrink-0 truncate text-base font-semibold sm:max-w-none sm:text-lg"
+            data-shell-title=""
+          >
             {title}
           </p>
-          <div className="flex shrink-0 items-center gap-2 sm:gap-3">{headerEnd}</div>
+          {/* The title keeps its words; the user's name gives way first (truncated). */}
+          <div className="ml-auto flex min-w-0 items-center gap-2 sm:gap-3">{headerEnd}</div>
         </header>
-        <main id="main" className="w-full max-w-7xl flex-1 p-4 sm:p-6 lg:p-8">
+        <main
+          id="main"
+          ref={main}
+          tabIndex={-1}
+          className="w-full max-w-7xl flex-1 p-4 focus:outline-none sm:p-6 lg:p-8"
+        >
           {children}
         </main>
       </div>
     </div>
+  );
+}
+
+/** 'Dashboard · Sebar': each screen names itself in the tab and to screen readers. */
+function useDocumentTitle(title: string) {
+  useEffect(() => {
+    document.title = `${title} · Sebar`;
+  }, [title]);
+}
+
+/** The first stop of the Tab key: jumps over the navigation to the page itself. */
+function SkipLink() {
+  return (
+    <a
+      href="#main"
+      onClick={(event) => {
+        event.preventDefault();
+        document.getElementById('main')?.focus();
+      }}
+      className="sr-only z-[60] rounded-md bg-primary px-4 py-2 text-sm font-semibold text-primary-foreground shadow-lg focus:not-sr-only focus:fixed focus:left-3 focus:top-3 focus:outline-none focus:ring-2 focus:ring-ring focus:ring-offset-2"
+    >
+      Langsung ke konten utama
+    </a>
   );
 }
 

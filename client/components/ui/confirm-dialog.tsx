@@ -3,7 +3,7 @@ import * as AlertDialogPrimitive from '@radix-ui/react-alert-dialog';
 import type { ReactNode } from 'react';
 import { cn } from '../../lib/cn.ts';
 import { Button } from './button.tsx';
-import { contentClass, overlayClass } from './dialog.tsx';
+import { contentClass, overlayClass, useFocusReturn } from './dialog.tsx';
 
 export interface ConfirmDialogProps {
   open: boolean;
@@ -30,11 +30,12 @@ export function ConfirmDialog({
   onConfirm,
   loading = false,
 }: ConfirmDialogProps) {
+  const focusReturn = useFocusReturn({});
   return (
     <AlertDialogPrimitive.Root open={open} onOpenChange={(next) => !loading && onOpenChange(next)}>
       <AlertDialogPrimitive.Portal>
         <AlertDialogPrimitive.Overlay className={overlayClass} />
-        <AlertDialogPrimitive.Content className={cn(contentClass, 'max-w-md')}>
+        <AlertDialogPrimitive.Content className={cn(contentClass, 'max-w-md')} {...focusReturn}>
           <div className="grid gap-2">
             <AlertDialogPrimitive.Title className="text-lg font-semibold">
               {title}

@@ -1,4 +1,5 @@
-// DataTable: columns + rows with loading, error and empty states; scrolls sideways on phones.
+// DataTable: columns + rows with loading, error and empty states; on phones either scrolls
+// sideways inside its box or (stacked) shows each row as a card of labelled lines.
 import type { ReactNode } from 'react';
 import { cn } from '../../lib/cn.ts';
 import { Alert } from './alert.tsx';
@@ -9,6 +10,8 @@ export interface DataTableColumn<Row> {
   /** Unique within the table. */
   key: string;
   header: ReactNode;
+  /** The cell's label on a stacked card; defaults to the header when that is text. */
+  label?: string;
   cell: (row: Row, index: number) => ReactNode;
   /** Applied to the header and every cell of the column (e.g. 'text-right w-32'). */
   className?: string;
@@ -29,6 +32,8 @@ export interface DataTableProps<Row> {
   empty?: ReactNode;
   className?: string;
   rowClassName?: (row: Row) => string | undefined;
+  /** Below 48rem, rows become cards and each cell a line labelled by its column (styles.css). */
+  stacked?: boolean;
 }
 
 export function DataTable<Row>({
@@ -43,6 +48,7 @@ export function DataTable<Row>({
   empty = 'Tidak ada data',
   className,
   rowClassName,
+  stacked = false,
 }: DataTableProps<Row>) {
   const state: 'loading' | 'error' | 'empty' | 'rows' = loading
     ? 'loading'
@@ -53,7 +59,13 @@ export function DataTable<Row>({
         : 'rows';
   return (
     // relative: visually hidden (absolute) text in a cell is clipped here, not widening the page.
-    <div className={cn('relative w-full overflow-x-auto rounded-lg border bg-card', className)}>
+    <div
+      className={cn(
+        'relative w-full overflow-x-auto rounded-lg border bg-card',
+        stacked && 'data-table-stacked',
+        className,
+      )}
+    >
       <table className="w-full caption-bottom text-sm" aria-busy={state === 'loading' || undefined}>
         <caption className="sr-only">{label}</caption>
         <thead className="bg-muted/60">
@@ -83,8 +95,16 @@ export function DataTable<Row>({
                 )}
               >
                 {columns.map((column) => (
-                  <td key={column.key} className={cn('px-4 py-3 align-middle', column.className)}>
-                    {column.cell(row, index)}
+                  <td
+                    key={column.key}
+                    className={cn('px-4 py-3 align-middle', column.className)}
+                    data-label={stacked ? labelOf(column) : undefined}
+                  >
+                    {stacked ? (
+                      <div className="min-w-0">{column.cell(row, index)}</div>
+                    ) : (
+                      column.cell(row, index)
+                    )}
                   </td>
                 ))}
               </tr>
@@ -122,4 +142,8 @@ export function DataTable<Row>({
       </table>
     </div>
   );
+}
+
+function labelOf<Row>(column: DataTableColumn<Row>): string | undefined {
+  return column.label ?? (typeof column.header === 'string' ? column.header : undefined);
 }

@@ -1,7 +1,8 @@
-// Dialog (Radix): modal, focus trapped, Esc closes, labelled by its DialogTitle.
+// Dialog (Radix): modal, focus trapped, Esc closes, labelled by its DialogTitle; focus goes back to
+// the button that opened it.
 import * as DialogPrimitive from '@radix-ui/react-dialog';
 import { X } from 'lucide-react';
-import type { ComponentProps } from 'react';
+import { useRef, type ComponentProps } from 'react';
 import { cn } from '../../lib/cn.ts';
 
 export const Dialog = DialogPrimitive.Root;
@@ -17,12 +18,48 @@ export interface DialogContentProps extends ComponentProps<typeof DialogPrimitiv
   hideClose?: boolean;
 }
 
+type AutoFocusHandler = (event: Event) => void;
+
+/**
+ * Radix returns focus only to its own DialogTrigger; our dialogs are opened by state from any
+ * button (a table row's Edit ...). This remembers what had focus when the dialog opened and
+ * focuses it again on close, or the page's main area when that element has gone (a deleted row).
+ */
+export function useFocusReturn(handlers: {
+  onOpenAutoFocus?: AutoFocusHandler;
+  onCloseAutoFocus?: AutoFocusHandler;
+}) {
+  const opener = useRef<HTMLElement | null>(null);
+  return {
+    onOpenAutoFocus: (event: Event) => {
+      const active = document.activeElement;
+      opener.current = active instanceof HTMLElement && active !== document.body ? active : null;
+      handlers.onOpenAutoFocus?.(event);
+    },
+    onCloseAutoFocus: (event: Event) => {
+      handlers.onCloseAutoFocus?.(event);
+      if (event.defaultPrevented) return;
+      event.preventDefault();
+      const target = opener.current?.isConnected ? opener.current : document.getElementById('main');
+      target?.focus();
+    },
+  };
+}
+
 /** Without a DialogDescription inside, pass aria-describedby={undefined}. */
-export function DialogContent({ className, children, hideClose, ...props }: DialogContentProps) {
+export function DialogContent({
+  className,
+  children,
+  hideClose,
+  onOpenAutoFocus,
+  onCloseAutoFocus,
+  ...props
+}: DialogContentProps) {
+  const focusReturn = useFocusReturn({ onOpenAutoFocus, onCloseAutoFocus });
   return (
     <DialogPrimitive.Portal>
       <DialogPrimitive.Overlay className={overlayClass} />
-      <DialogPrimitive.Content className={cn(contentClass, className)} {...props}>
+      <DialogPrimitive.Content className={cn(contentClass, className)} {...props} {...focusReturn}>
         {children}
         {!hideClose && (
           <DialogPrimitive.Close

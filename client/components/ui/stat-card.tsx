@@ -30,14 +30,21 @@ export function StatCard({
   className,
 }: StatCardProps) {
   return (
-    <Card className={cn('flex items-start justify-between gap-3 p-5', className)}>
+    // The icon sits in the corner so the figure has the card's whole width (long figures wrap
+    // instead of being cut on a phone's half-width card).
+    <Card className={cn('relative p-5', className)}>
       <div className="min-w-0">
-        <p className="text-sm font-medium text-muted-foreground">{title}</p>
-        <p className="mt-1 truncate text-2xl font-bold tracking-tight">{value}</p>
+        <p className={cn('text-sm font-medium text-muted-foreground', Icon && 'pr-12')}>{title}</p>
+        <p className="mt-1 text-2xl font-bold tracking-tight [overflow-wrap:anywhere]">{value}</p>
         {description && <p className="mt-1 text-xs text-muted-foreground">{description}</p>}
       </div>
       {Icon && (
-        <span className={cn('grid size-10 shrink-0 place-items-center rounded-lg', tones[tone])}>
+        <span
+          className={cn(
+            'absolute right-5 top-5 grid size-10 place-items-center rounded-lg',
+            tones[tone],
+          )}
+        >
           <Icon aria-hidden className="size-5" />
         </span>
       )}

@@ -108,7 +108,7 @@ export default function AdminBlastResultsPage() {
       key: 'message',
       header: 'Pesan',
       cell: (b) => (
-        <div className="grid min-w-40 max-w-64 gap-1">
+        <div className="grid max-w-64 gap-1 md:min-w-40">
           <p className="break-words" title={b.message}>
             {preview(b.message)}
           </p>
@@ -208,6 +208,7 @@ export default function AdminBlastResultsPage() {
       </section>
 
       <DataTable
+        stacked
         label="Daftar blast request"
         columns={compact(columns)}
         rows={blasts.data?.items}

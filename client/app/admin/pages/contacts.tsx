@@ -261,6 +261,7 @@ export default function AdminContactsPage() {
       )}
 
       <DataTable
+        stacked
         label="Daftar kontak admin"
         columns={columns}
         rows={contacts.data}

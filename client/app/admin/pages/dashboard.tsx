@@ -66,12 +66,12 @@ export default function AdminDashboardPage() {
     <div className="grid gap-6">
       <section
         aria-labelledby="welcome-title"
-        className="overflow-hidden rounded-xl bg-gradient-to-br from-emerald-600 via-green-600 to-teal-700 p-6 text-white shadow-sm sm:p-8"
+        className="overflow-hidden rounded-xl bg-gradient-to-br from-emerald-700 via-green-700 to-teal-800 p-6 text-white shadow-sm sm:p-8"
       >
         <h1 id="welcome-title" className="text-2xl font-bold tracking-tight sm:text-3xl">
           Selamat datang, {username}!
         </h1>
-        <p className="mt-2 max-w-2xl text-sm text-white/85 sm:text-base">
+        <p className="mt-2 max-w-2xl text-sm text-white sm:text-base">
           Kelola klien, request top-up poin dan hasil blast WhatsApp dari satu tempat.
         </p>
       </section>

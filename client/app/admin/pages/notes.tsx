@@ -153,7 +153,7 @@ export default function AdminNotesPage() {
       key: 'content',
       header: 'Konten',
       cell: (n) => (
-        <span className="block min-w-56 max-w-md whitespace-pre-line break-words text-muted-foreground">
+        <span className="block max-w-md whitespace-pre-line md:min-w-56 break-words text-muted-foreground">
           {preview(n.content)}
         </span>
       ),
@@ -212,6 +212,7 @@ export default function AdminNotesPage() {
       />
 
       <DataTable
+        stacked
         label="Daftar catatan"
         columns={columns}
         rows={notes.data}

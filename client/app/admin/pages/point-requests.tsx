@@ -172,6 +172,7 @@ export default function AdminPointRequestsPage() {
       </section>
 
       <DataTable
+        stacked
         label="Daftar request top-up poin"
         columns={compact(columns)}
         rows={requests.data?.items}

@@ -288,6 +288,7 @@ export default function AdminPricingPage() {
       )}
 
       <DataTable
+        stacked
         label="Daftar tier harga poin"
         columns={columns}
         rows={tiers.data}

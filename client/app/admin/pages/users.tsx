@@ -30,6 +30,7 @@ import { errorMessage } from '../../../lib/api-client.ts';
 import { formatDate, formatNumber } from '../../../lib/format.ts';
 import { Avatar } from '../../shell/shell-layout.tsx';
 import { useLoadErrorToast } from '../feedback.ts';
+import { compact } from '../table-cells.tsx';
 import { useClampedPage } from '../use-clamped-page.ts';
 
 export default function AdminUsersPage() {
@@ -61,13 +62,18 @@ export default function AdminUsersPage() {
       key: 'username',
       header: 'Username',
       cell: (u) => (
-        <div className="flex min-w-36 items-center gap-3">
+        <div className="flex items-center gap-3 md:min-w-36">
           <Avatar name={u.username} className="size-8 text-xs" />
-          <span className="font-medium">{u.username}</span>
+          <span className="min-w-0 font-medium [overflow-wrap:anywhere]">{u.username}</span>
         </div>
       ),
     },
-    { key: 'email', header: 'Email', cell: (u) => u.email, className: 'whitespace-nowrap' },
+    {
+      key: 'email',
+      header: 'Email',
+      cell: (u) => u.email,
+      className: 'min-w-44 [overflow-wrap:anywhere]',
+    },
     {
       key: 'points',
       header: 'Poin Tersedia',
@@ -173,8 +179,9 @@ export default function AdminUsersPage() {
       </section>
 
       <DataTable
+        stacked
         label="Daftar akun klien"
-        columns={columns}
+        columns={compact(columns)}
         rows={users.data?.items}
         rowKey={(u) => u.id}
         loading={users.isPending}

@@ -149,6 +149,7 @@ export default function ClientBlastResultsPage() {
 
       <div className="grid grid-cols-1 gap-2">
         <ListTable
+          stacked
           label="Daftar blast request"
           columns={columns}
           rows={blasts.data?.items}

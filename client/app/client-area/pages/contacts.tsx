@@ -62,13 +62,13 @@ export default function ClientContactsPage() {
         description="Hubungi admin melalui salah satu kontak di bawah ini jika Anda membutuhkan bantuan."
       />
 
-      <section className="flex items-start gap-4 rounded-2xl bg-gradient-to-br from-emerald-600 via-green-600 to-teal-700 p-6 text-white shadow-sm">
+      <section className="flex items-start gap-4 rounded-2xl bg-gradient-to-br from-emerald-700 via-green-700 to-teal-800 p-6 text-white shadow-sm">
         <span className="grid size-11 shrink-0 place-items-center rounded-xl bg-white/15">
           <Headset aria-hidden className="size-6" />
         </span>
         <div>
           <h2 className="text-lg font-semibold">Butuh bantuan? Admin siap membantu 24/7</h2>
-          <p className="mt-1 text-sm text-white/85">Rata-rata waktu respon kurang dari 1 jam.</p>
+          <p className="mt-1 text-sm text-white">Rata-rata waktu respon kurang dari 1 jam.</p>
         </div>
       </section>
 

@@ -66,19 +66,19 @@ export default function ClientDashboardPage() {
 
   return (
     <div className="grid grid-cols-1 gap-6">
-      <section className="relative overflow-hidden rounded-2xl bg-gradient-to-br from-emerald-600 via-green-600 to-teal-700 p-6 text-white shadow-sm sm:p-8">
+      <section className="relative overflow-hidden rounded-2xl bg-gradient-to-br from-emerald-700 via-green-700 to-teal-800 p-6 text-white shadow-sm sm:p-8">
         <div className="relative flex flex-col gap-4 sm:flex-row sm:items-center sm:justify-between">
           <div className="min-w-0">
             <h1 className="text-2xl font-bold tracking-tight">
               Selamat datang, {me.data?.username ?? session?.user.username ?? ''}!
             </h1>
-            <p className="mt-1 text-sm text-white/85">
+            <p className="mt-1 text-sm text-white">
               Kelola blast WhatsApp Anda dan pantau penggunaan poin hari ini.
             </p>
           </div>
           <Button
             variant="secondary"
-            className="self-start bg-white/15 text-white hover:bg-white/25 sm:self-center"
+            className="self-start bg-white text-green-800 hover:bg-white/90 sm:self-center"
             onClick={refresh}
             aria-busy={refreshing || undefined}
           >
@@ -88,7 +88,7 @@ export default function ClientDashboardPage() {
         </div>
         <div
           aria-hidden
-          className="pointer-events-none absolute -right-16 -top-16 size-56 rounded-full bg-white/10"
+          className="pointer-events-none absolute -right-16 -top-16 size-56 rounded-full bg-white/5"
         />
       </section>
 

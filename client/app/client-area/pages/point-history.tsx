@@ -102,12 +102,12 @@ export default function PointHistoryPage() {
         description="Semua perubahan poin Anda: top up, penggunaan untuk blast dan refund."
       />
 
-      <section className="flex items-center gap-4 rounded-2xl bg-gradient-to-br from-emerald-600 via-green-600 to-teal-700 p-6 text-white shadow-sm">
+      <section className="flex items-center gap-4 rounded-2xl bg-gradient-to-br from-emerald-700 via-green-700 to-teal-800 p-6 text-white shadow-sm">
         <span className="grid size-12 shrink-0 place-items-center rounded-xl bg-white/15">
           <Wallet aria-hidden className="size-6" />
         </span>
         <div>
-          <p className="text-sm text-white/85">Saldo Poin Saat Ini</p>
+          <p className="text-sm text-white">Saldo Poin Saat Ini</p>
           <p className="text-3xl font-bold" data-history-balance="">
             {formatNumber(balance)} poin
           </p>
@@ -143,6 +143,7 @@ export default function PointHistoryPage() {
 
       <div className="grid grid-cols-1 gap-2">
         <ListTable
+          stacked
           label="Riwayat transaksi poin"
           columns={columns}
           rows={transactions.data?.items}

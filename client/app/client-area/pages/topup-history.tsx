@@ -128,6 +128,7 @@ export default function TopupHistoryPage() {
 
       <div className="grid grid-cols-1 gap-2">
         <ListTable
+          stacked
           label="Riwayat request top-up"
           columns={columns}
           rows={requests.data?.items}

@@ -110,19 +110,19 @@ export default function TopupPage() {
         description="Beli poin untuk mengirim blast WhatsApp. Pilih jumlah poin, lakukan transfer, lalu buat request top-up untuk disetujui admin."
       />
 
-      <section className="flex flex-col gap-3 rounded-2xl bg-gradient-to-br from-emerald-600 via-green-600 to-teal-700 p-6 text-white shadow-sm sm:flex-row sm:items-center sm:justify-between">
+      <section className="flex flex-col gap-3 rounded-2xl bg-gradient-to-br from-emerald-700 via-green-700 to-teal-800 p-6 text-white shadow-sm sm:flex-row sm:items-center sm:justify-between">
         <div className="flex items-center gap-4">
           <span className="grid size-12 shrink-0 place-items-center rounded-xl bg-white/15">
             <Coins aria-hidden className="size-6" />
           </span>
           <div>
-            <p className="text-sm text-white/85">Poin Anda saat ini</p>
+            <p className="text-sm text-white">Poin Anda saat ini</p>
             <p className="text-3xl font-bold" data-topup-balance="">
               {formatNumber(balance)} poin
             </p>
           </div>
         </div>
-        <p className="text-sm text-white/85">1 poin = 1 nomor WhatsApp</p>
+        <p className="text-sm text-white">1 poin = 1 nomor WhatsApp</p>
       </section>
 
       <div className="grid grid-cols-1 items-start gap-6 lg:grid-cols-5">
