@@ -10,7 +10,7 @@ beforeAll(async () => {
 afterAll(() => server?.close());
 
 describe('the server', () => {
-  it('serves a placeholder page at / and at deep links when no client is built', async () => {
+  it('serves a placeholder page at / and at deep links when no client is built, to browsers and curl', async () => {
     for (const path of ['/', '/blast-results', '/users']) {
       const response = await fetch(`${server.url}${path}`, { headers: { accept: 'text/html' } });
       expect(response.status).toBe(200);
@@ -18,6 +18,16 @@ describe('the server', () => {
       expect(response.headers.get('x-content-type-options')).toBe('nosniff');
       expect(await response.text()).toContain('Sebar API berjalan');
     }
+    // Without a browser's Accept header (curl sends */*) a screen's path is still the app...
+    for (const path of ['/', '/login', '/blast-form?x=1']) {
+      const response = await fetch(`${server.url}${path}`, { headers: { accept: '*/*' } });
+      expect(response.status, path).toBe(200);
+      expect(await response.text()).toContain('Sebar API berjalan');
+    }
+    // ...and a missing file is a 404, not the app's page under a script's name.
+    const missing = await server.api('GET', '/assets/tidak-ada.js', { headers: { accept: '*/*' } });
+    expect(missing.status).toBe(404);
+    expect(missing.body).toEqual({ detail: 'Tidak ditemukan' });
     const api = await server.api('GET', '/api/tidak-ada', { headers: { accept: 'text/html' } });
     expect(api.status).toBe(404);
     expect(api.body).toEqual({ detail: 'Tidak ditemukan' });

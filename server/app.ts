@@ -182,11 +182,14 @@ async function serveClient(app: App, clientDir: string) {
     });
   }
   app.setNotFoundHandler((request, reply) => {
+    // A screen's path (no file extension) is the app whatever the Accept header (curl, a link
+    // checker); a missing file is the app only for a browser asking for a page.
+    const lastSegment = request.url.split('?', 1)[0]!.split('/').pop() ?? '';
     const wantsPage =
       request.method === 'GET' &&
       !request.url.startsWith('/api') &&
       !request.url.startsWith('/uploads/') &&
-      (request.headers.accept ?? '').includes('text/html');
+      (!lastSegment.includes('.') || (request.headers.accept ?? '').includes('text/html'));
     if (!wantsPage) return reply.status(404).send({ detail: 'Tidak ditemukan' });
     if (fs.existsSync(index))
       return reply.type('text/html').header('Cache-Control', 'no-cache').sendFile('index.html');
