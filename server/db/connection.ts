@@ -47,8 +47,29 @@ function loadPostgres(): typeof pg {
   return postgresDriver;
 }
 
-/** Writers take the lock when they begin, so two processes on one file never deadlock upgrading. */
+/**
+ * Writers take the lock when they begin, so two processes on one file never deadlock upgrading.
+ * The one connection is handed to its waiters first come, first served: Kysely's own mutex wakes
+ * every waiter on each release (they all await one promise and all but one wait again), so with
+ * 50 requests in flight each query cost 50 wake-ups, and n at once cost O(n²).
+ */
 class ImmediateSqliteDriver extends SqliteDriver {
+  readonly #waiters: (() => void)[] = [];
+  #held = false;
+
+  override async acquireConnection(): Promise<DatabaseConnection> {
+    if (this.#held) await new Promise<void>((resolve) => this.#waiters.push(resolve));
+    this.#held = true;
+    return super.acquireConnection();
+  }
+
+  override async releaseConnection(): Promise<void> {
+    await super.releaseConnection();
+    const next = this.#waiters.shift();
+    if (next) next();
+    else this.#held = false;
+  }
+
   override async beginTransaction(connection: DatabaseConnection): Promise<void> {
     await connection.executeQuery(CompiledQuery.raw('begin immediate'));
   }
