@@ -135,7 +135,11 @@ describe('image uploads', () => {
       expect(empty.status).toBeGreaterThanOrEqual(400);
       expect(empty.status).toBeLessThan(500);
     });
-    expectCleanError(await server.api('GET', '/uploads/../../etc/passwd'), 404);
+    // The URL is normalised to /etc/passwd, a screen's path: the app's page, never the file.
+    const climbed = await fetch(`${server.url}/uploads/../../etc/passwd`);
+    expect(climbed.headers.get('content-type')).toContain('text/html');
+    expect(await climbed.text()).not.toContain('root:');
+    expectCleanError(await server.api('GET', '/uploads/%2e%2e%2f%2e%2e%2fetc%2fpasswd'), 404);
     expectCleanError(await server.api('GET', '/uploads/tidak-ada.png'), 404);
   });
 });
