@@ -2,6 +2,13 @@
 import { QueryClient } from '@tanstack/react-query';
 import { ApiError } from './api-client.ts';
 
+/** SPEC's refresh cadence (the client dashboard's 30 seconds), used for every screen that polls. */
+export const REFRESH_MS = 30_000;
+
+/** A list's refetchInterval: every REFRESH_MS while it shows an entry still pending, else never. */
+export const refreshWhilePending = (items: readonly { status: string }[] | undefined) =>
+  items?.some((item) => item.status === 'pending') ? REFRESH_MS : false;
+
 export const queryClient = new QueryClient({
   defaultOptions: {
     queries: {

@@ -6,6 +6,7 @@ import { Route, Routes, useLocation } from 'react-router';
 import { Button } from '../../components/ui/button.tsx';
 import { meQueryKey, useMe } from '../../features/auth/api.ts';
 import { formatNumber } from '../../lib/format.ts';
+import { REFRESH_MS } from '../../lib/query-client.ts';
 import { useSession } from '../../lib/session.ts';
 import { applyTheme, useTheme } from '../../lib/theme.ts';
 import { CLIENT_ROUTES, titleFor, type ClientPath } from '../routes.ts';
@@ -29,9 +30,6 @@ const PAGES: Record<ClientPath, ComponentType> = {
   '/point-history': PointHistoryPage,
 };
 
-/** How often the shell re-reads the balance while the tab is shown (SPEC's dashboard cadence). */
-export const BALANCE_REFRESH_MS = 30_000;
-
 /**
  * Re-reads the balance (['me']) when the client moves to another screen, comes back to the tab,
  * and every 30 seconds while the tab is shown: an admin's approval, refund or edit happens
@@ -52,7 +50,7 @@ function useFreshBalance(pathname: string) {
     }
     const onVisible = () => document.visibilityState === 'visible' && refresh();
     document.addEventListener('visibilitychange', onVisible);
-    const timer = window.setInterval(onVisible, BALANCE_REFRESH_MS);
+    const timer = window.setInterval(onVisible, REFRESH_MS);
     return () => {
       document.removeEventListener('visibilitychange', onVisible);
       window.clearInterval(timer);

@@ -10,11 +10,10 @@ import type {
 import type { z } from '../../../common/zod.ts';
 import type { ImageUploadSchema } from '../../../common/settings.ts';
 import { api } from '../../lib/api-client.ts';
+import { refreshWhilePending } from '../../lib/query-client.ts';
 import { meQueryKey } from '../auth/api.ts';
 
 export const CLIENT_PAGE_SIZE = 5;
-/** How often a list with a pending entry is read again (SPEC's dashboard cadence). */
-export const CLIENT_LIST_REFRESH_MS = 30_000;
 const blastsKey = ['client', 'blast-requests'] as const;
 
 /** Client labels of a blast's status (SPEC: Menunggu, Selesai, Ditolak; cancel: Dibatalkan). */
@@ -43,10 +42,7 @@ export function useClientBlasts(page: number) {
       }),
     placeholderData: keepPreviousData,
     // A client waiting for results sees them come in without reloading.
-    refetchInterval: (query) =>
-      query.state.data?.items.some((blast) => blast.status === 'pending')
-        ? CLIENT_LIST_REFRESH_MS
-        : false,
+    refetchInterval: (query) => refreshWhilePending(query.state.data?.items),
   });
 }
 

@@ -2,14 +2,14 @@
 import { useQuery } from '@tanstack/react-query';
 import type { ClientDashboard } from '../../../common/dashboard.ts';
 import { api } from '../../lib/api-client.ts';
+import { REFRESH_MS } from '../../lib/query-client.ts';
 
-export const CLIENT_DASHBOARD_REFRESH_MS = 30_000;
 export const clientDashboardKey = ['client', 'dashboard'] as const;
 
 export function useClientDashboard() {
   return useQuery({
     queryKey: clientDashboardKey,
     queryFn: ({ signal }) => api.get<ClientDashboard>('/client/dashboard', { signal }),
-    refetchInterval: CLIENT_DASHBOARD_REFRESH_MS,
+    refetchInterval: REFRESH_MS,
   });
 }

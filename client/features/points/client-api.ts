@@ -9,11 +9,10 @@ import type {
   TransactionPage,
 } from '../../../common/points.ts';
 import { api } from '../../lib/api-client.ts';
+import { refreshWhilePending } from '../../lib/query-client.ts';
 import { meQueryKey, useMe } from '../auth/api.ts';
 
 export const CLIENT_PAGE_SIZE = 5;
-/** How often a list with a pending entry is read again (SPEC's dashboard cadence). */
-export const CLIENT_LIST_REFRESH_MS = 30_000;
 const requestsKey = ['client', 'point-requests'] as const;
 
 /** SPEC's client labels of a top-up request: Menunggu, approved, Ditolak. */
@@ -33,10 +32,7 @@ export function useClientPointRequests(page: number) {
       }),
     placeholderData: keepPreviousData,
     // A client waiting for an approval sees it come in without reloading.
-    refetchInterval: (query) =>
-      query.state.data?.items.some((request) => request.status === 'pending')
-        ? CLIENT_LIST_REFRESH_MS
-        : false,
+    refetchInterval: (query) => refreshWhilePending(query.state.data?.items),
   });
 }
 

@@ -5,7 +5,7 @@ import { useState } from 'react';
 import { Link } from 'react-router';
 import type { Blast } from '../../../../common/blasts.ts';
 import { Button } from '../../../components/ui/button.tsx';
-import { type DataTableColumn } from '../../../components/ui/data-table.tsx';
+import { DataTable, type DataTableColumn } from '../../../components/ui/data-table.tsx';
 import { EmptyState } from '../../../components/ui/empty-state.tsx';
 import { PageHeader } from '../../../components/ui/page-header.tsx';
 import { Pagination } from '../../../components/ui/pagination.tsx';
@@ -15,7 +15,6 @@ import { ClientBlastDetail } from '../../../features/blasts/client-blast-detail.
 import { BlastStatusBadge } from '../../../features/blasts/client-blast-status.tsx';
 import { formatDateTime, formatNumber } from '../../../lib/format.ts';
 import { useConsoleError } from '../../../lib/use-console-error.ts';
-import { ListTable } from '../list-table.tsx';
 
 const PREVIEW_LENGTH = 50;
 const preview = (message: string) =>
@@ -148,7 +147,7 @@ export default function ClientBlastResultsPage() {
       </section>
 
       <div className="grid grid-cols-1 gap-2">
-        <ListTable
+        <DataTable
           stacked
           label="Daftar blast request"
           columns={columns}

@@ -8,7 +8,7 @@ import {
   type TransactionType,
 } from '../../../../common/points.ts';
 import { Badge, type BadgeProps } from '../../../components/ui/badge.tsx';
-import { type DataTableColumn } from '../../../components/ui/data-table.tsx';
+import { DataTable, type DataTableColumn } from '../../../components/ui/data-table.tsx';
 import { EmptyState } from '../../../components/ui/empty-state.tsx';
 import { PageHeader } from '../../../components/ui/page-header.tsx';
 import { Pagination } from '../../../components/ui/pagination.tsx';
@@ -22,7 +22,6 @@ import {
 import { cn } from '../../../lib/cn.ts';
 import { formatDateTime, formatNumber } from '../../../lib/format.ts';
 import { useConsoleError } from '../../../lib/use-console-error.ts';
-import { ListTable } from '../list-table.tsx';
 
 const TYPE_VARIANT: Record<TransactionType, BadgeProps['variant']> = {
   topup: 'success',
@@ -142,7 +141,7 @@ export default function PointHistoryPage() {
       </section>
 
       <div className="grid grid-cols-1 gap-2">
-        <ListTable
+        <DataTable
           stacked
           label="Riwayat transaksi poin"
           columns={columns}

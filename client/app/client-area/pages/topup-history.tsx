@@ -6,7 +6,7 @@ import { Link } from 'react-router';
 import type { PointRequest, PointRequestStatus } from '../../../../common/points.ts';
 import { Badge, type BadgeProps } from '../../../components/ui/badge.tsx';
 import { Button } from '../../../components/ui/button.tsx';
-import { type DataTableColumn } from '../../../components/ui/data-table.tsx';
+import { DataTable, type DataTableColumn } from '../../../components/ui/data-table.tsx';
 import { EmptyState } from '../../../components/ui/empty-state.tsx';
 import { PageHeader } from '../../../components/ui/page-header.tsx';
 import { Pagination } from '../../../components/ui/pagination.tsx';
@@ -18,7 +18,6 @@ import {
 } from '../../../features/points/client-api.ts';
 import { formatDateTime, formatNumber, formatRupiah } from '../../../lib/format.ts';
 import { useConsoleError } from '../../../lib/use-console-error.ts';
-import { ListTable } from '../list-table.tsx';
 
 const STATUS_VARIANT: Record<PointRequestStatus, BadgeProps['variant']> = {
   pending: 'warning',
@@ -127,7 +126,7 @@ export default function TopupHistoryPage() {
       </section>
 
       <div className="grid grid-cols-1 gap-2">
-        <ListTable
+        <DataTable
           stacked
           label="Riwayat request top-up"
           columns={columns}
