@@ -24,7 +24,7 @@ import {
   type HttpAnswer,
   type RequestSpec,
 } from './test-processes.ts';
-import { form, tinyPng } from './test-routes.ts';
+import { form, settingsBody, tinyPng } from './test-routes.ts';
 import { expectCleanError } from './test-spec.ts';
 
 let server: TestServer;
@@ -229,15 +229,7 @@ describe('uploads left behind', () => {
     (await server.api('POST', '/api/admin/upload-qr', { token: admin, raw: form('file', png) }))
       .body as { file_url: string; data_url: string };
   const saveQr = (qr: { file_url: string; data_url: string } | null) =>
-    ok('POST', '/api/admin/settings', admin, {
-      account_number: '1234567890',
-      account_name: 'PT Sebar',
-      bank_name: 'BCA',
-      barcode_url: qr?.file_url ?? null,
-      qr_code_file: qr?.file_url ?? null,
-      qr_data_url: qr?.data_url ?? null,
-      allow_images: true,
-    });
+    ok('POST', '/api/admin/settings', admin, settingsBody(qr));
   const rowOf = (url: string) =>
     server.database.db
       .selectFrom('uploads')
@@ -267,15 +259,7 @@ describe('uploads left behind', () => {
     for (let round = 0; round < 3; round += 1) {
       const [a, b] = [await uploadQr(), await uploadQr()];
       const specs = [a, b].map((qr) =>
-        spec('POST', '/api/admin/settings', admin, {
-          account_number: '1234567890',
-          account_name: 'PT Sebar',
-          bank_name: 'BCA',
-          barcode_url: qr.file_url,
-          qr_code_file: qr.file_url,
-          qr_data_url: qr.data_url,
-          allow_images: true,
-        }),
+        spec('POST', '/api/admin/settings', admin, settingsBody(qr)),
       );
       expectNoServerError(await burst(specs), specs);
       const named = (await server.api('GET', '/api/admin/settings', { token: admin })).body

@@ -25,6 +25,17 @@ export interface Fixtures {
   otherQrName: string;
 }
 
+/** The admin's settings body, naming `qr` (an upload-qr answer) as the payment QR, or none. */
+export const settingsBody = (qr: { file_url: string; data_url: string } | null) => ({
+  account_number: '1234567890',
+  account_name: 'PT Sebar',
+  bank_name: 'BCA',
+  barcode_url: qr?.file_url ?? null,
+  qr_code_file: qr?.file_url ?? null,
+  qr_data_url: qr?.data_url ?? null,
+  allow_images: true,
+});
+
 export const tinyPng = () =>
   sharp({ create: { width: 8, height: 8, channels: 3, background: '#0a7' } })
     .png()
@@ -90,20 +101,7 @@ export async function seedFixtures(server: TestServer): Promise<Fixtures> {
     await api('POST', '/api/admin/upload-qr', { token, raw: form('file', png) }),
   ).file_url;
   const qr = ok(await api('POST', '/api/admin/upload-qr', { token, raw: form('file', png) }));
-  ok(
-    await api('POST', '/api/admin/settings', {
-      token,
-      body: {
-        account_number: '1234567890',
-        account_name: 'PT Sebar',
-        bank_name: 'BCA',
-        barcode_url: qr.file_url,
-        qr_code_file: qr.file_url,
-        qr_data_url: qr.data_url,
-        allow_images: true,
-      },
-    }),
-  );
+  ok(await api('POST', '/api/admin/settings', { token, body: settingsBody(qr) }));
   const image = ok(
     await api('POST', '/api/upload/image', { token: b.token, raw: form('image', png) }),
   ).url;
