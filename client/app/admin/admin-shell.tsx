@@ -1,12 +1,10 @@
 // The admin shell (super_admin): sidebar, header and the eight admin routes. Loaded lazily.
-import { LogOut } from 'lucide-react';
 import type { ComponentType } from 'react';
 import { Navigate, Route, Routes, useLocation } from 'react-router';
-import { Button } from '../../components/ui/button.tsx';
 import { useMe } from '../../features/auth/api.ts';
 import { useSession } from '../../lib/session.ts';
 import { ADMIN_ROUTES, titleFor, type AdminPath } from '../routes.ts';
-import { Avatar, Brand, ShellLayout } from '../shell/shell-layout.tsx';
+import { Avatar, Brand, ShellLayout, SidebarAccount } from '../shell/shell-layout.tsx';
 import { useSignOut } from '../shell/use-sign-out.ts';
 import AdminBlastResultsPage from './pages/blast-results.tsx';
 import AdminContactsPage from './pages/contacts.tsx';
@@ -42,19 +40,7 @@ export default function AdminShell() {
       title={titleFor(ADMIN_ROUTES, location.pathname)}
       sidebarTop={<Brand subtitle="Panel Admin" />}
       sidebarBottom={
-        <div className="grid gap-3 border-t pt-4">
-          <div className="flex items-center gap-3 px-1">
-            <Avatar name={username} />
-            <div className="min-w-0">
-              <p className="truncate text-sm font-semibold">{username}</p>
-              <p className="text-xs text-muted-foreground">Super Administrator</p>
-            </div>
-          </div>
-          <Button variant="outline" className="w-full justify-start" onClick={signOut}>
-            <LogOut aria-hidden />
-            Keluar
-          </Button>
-        </div>
+        <SidebarAccount username={username} role="Super Administrator" onSignOut={signOut} />
       }
       headerEnd={
         <>

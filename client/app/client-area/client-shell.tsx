@@ -1,6 +1,6 @@
 // The client shell (any role but super_admin): balance, theme toggle and the seven client routes.
 import { useQueryClient } from '@tanstack/react-query';
-import { Coins, LogOut, Moon, Sun } from 'lucide-react';
+import { Coins, Moon, Sun } from 'lucide-react';
 import { useEffect, useRef, type ComponentType } from 'react';
 import { Route, Routes, useLocation } from 'react-router';
 import { Button } from '../../components/ui/button.tsx';
@@ -10,7 +10,7 @@ import { REFRESH_MS } from '../../lib/query-client.ts';
 import { useSession } from '../../lib/session.ts';
 import { applyTheme, useTheme } from '../../lib/theme.ts';
 import { CLIENT_ROUTES, titleFor, type ClientPath } from '../routes.ts';
-import { Avatar, Brand, ShellLayout } from '../shell/shell-layout.tsx';
+import { Avatar, Brand, ShellLayout, SidebarAccount } from '../shell/shell-layout.tsx';
 import { useSignOut } from '../shell/use-sign-out.ts';
 import BlastFormPage from './pages/blast-form.tsx';
 import ClientBlastResultsPage from './pages/blast-results.tsx';
@@ -94,21 +94,7 @@ export default function ClientShell() {
           </div>
         </>
       }
-      sidebarBottom={
-        <div className="grid gap-3 border-t pt-4">
-          <div className="flex items-center gap-3 px-1">
-            <Avatar name={username} />
-            <div className="min-w-0">
-              <p className="truncate text-sm font-semibold">{username}</p>
-              <p className="text-xs text-muted-foreground">Client</p>
-            </div>
-          </div>
-          <Button variant="outline" className="w-full justify-start" onClick={signOut}>
-            <LogOut aria-hidden />
-            Keluar
-          </Button>
-        </div>
-      }
+      sidebarBottom={<SidebarAccount username={username} role="Client" onSignOut={signOut} />}
       headerEnd={
         <>
           <Button

@@ -1,6 +1,6 @@
 // The frame both shells share: a sidebar (a drawer on phones), a header and the page area.
 import * as DialogPrimitive from '@radix-ui/react-dialog';
-import { Menu, X } from 'lucide-react';
+import { LogOut, Menu, X } from 'lucide-react';
 import { useEffect, useRef, useState, type ReactNode } from 'react';
 import { NavLink, useLocation } from 'react-router';
 import { Button } from '../../components/ui/button.tsx';
@@ -166,6 +166,35 @@ function SkipLink() {
     >
       Langsung ke konten utama
     </a>
+  );
+}
+
+/** The sidebar's foot: who is signed in, in which role, and 'Keluar'. A long name is cut short. */
+export function SidebarAccount({
+  username,
+  role,
+  onSignOut,
+}: {
+  username: string;
+  role: string;
+  onSignOut: () => void;
+}) {
+  return (
+    <div className="grid grid-cols-1 gap-3 border-t pt-4">
+      <div className="flex min-w-0 items-center gap-3 px-1">
+        <Avatar name={username} />
+        <div className="min-w-0">
+          <p className="truncate text-sm font-semibold" title={username}>
+            {username}
+          </p>
+          <p className="text-xs text-muted-foreground">{role}</p>
+        </div>
+      </div>
+      <Button variant="outline" className="w-full justify-start" onClick={onSignOut}>
+        <LogOut aria-hidden />
+        Keluar
+      </Button>
+    </div>
   );
 }
 
