@@ -6,7 +6,7 @@ import type { ChangePassword, CreateUser, UpdateUser, UserPage } from '../../../
 import { forUpdate, now, type DbHandle, transact } from '../../db/connection.ts';
 import { pageWindow } from '../../db/counters.ts';
 import type { UsersTable } from '../../db/schema.ts';
-import { hashPassword } from '../../plugins/auth.ts';
+import { hashPassword, type AuthUser } from '../../plugins/auth.ts';
 import { conflict, notFound } from '../../plugins/errors.ts';
 import { recordAudit } from '../audit/audit.service.ts';
 import { applyPoints } from '../points/ledger.ts';
@@ -15,7 +15,7 @@ import { removeFiles } from '../uploads/uploads.service.ts';
 
 export const EMAIL_TAKEN = 'Email sudah terdaftar';
 
-export function toUser(row: UsersTable): User {
+export function toUser(row: AuthUser): User {
   return {
     id: row.id,
     username: row.username,

@@ -1,0 +1,78 @@
+// A token's signature is checked once and remembered; these prove that what is remembered never
+// outlives the token: expiry, a changed password, deactivation and deletion still end it at once,
+// and a copy with one character changed is still refused.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startServer, type TestServer } from '../test-helpers.ts';
+import { SESSION_INVALID } from './auth.ts';
+
+let server: TestServer;
+beforeAll(async () => {
+  server = await startServer();
+});
+afterAll(() => server?.close());
+
+const me = (token: string) => server.api('GET', '/api/auth/me', { token });
+
+async function expectRefused(token: string) {
+  const answer = await me(token);
+  expect(answer.status).toBe(401);
+  expect(answer.body).toEqual({ detail: SESSION_INVALID });
+}
+
+describe('a token already accepted', () => {
+  it('is refused once it expires', async () => {
+    const shortLived = await startServer({ tokenTtlSeconds: 2 });
+    try {
+      const { token } = await shortLived.createClient();
+      const { exp } = JSON.parse(Buffer.from(token.split('.')[1]!, 'base64url').toString()) as {
+        exp: number;
+      };
+      const me = () => shortLived.api('GET', '/api/auth/me', { token });
+      expect((await me()).status).toBe(200);
+      await new Promise((resolve) => setTimeout(resolve, exp * 1000 - Date.now() + 50));
+      const answer = await me();
+      expect(answer.status).toBe(401);
+      expect(answer.body).toEqual({ detail: SESSION_INVALID });
+    } finally {
+      await shortLived.close();
+    }
+  });
+
+  it('is refused the moment its user gets a new password, is deactivated or is deleted', async () => {
+    const changes: ((id: string, email: string) => Promise<unknown>)[] = [
+      (id) =>
+        server.api('PUT', `/api/admin/users/${id}/password`, {
+          token: server.adminToken,
+          body: { new_password: 'sandi-baru-123' },
+        }),
+      (id, email) =>
+        server.api('PUT', `/api/admin/users/${id}`, {
+          token: server.adminToken,
+          body: { username: 'nonaktif', email, points: 0, is_active: false },
+        }),
+      (id) => server.api('DELETE', `/api/admin/users/${id}`, { token: server.adminToken }),
+    ];
+    for (const change of changes) {
+      const { user, token } = await server.createClient();
+      expect((await me(token)).status).toBe(200);
+      await change(user.id, user.email);
+      await expectRefused(token);
+    }
+  });
+
+  it('does not vouch for a copy with any one character of it changed', async () => {
+    const { token } = await server.createClient();
+    expect((await me(token)).status).toBe(200);
+    const BASE64URL = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_';
+    // The character one bit away: in the last one that bit is unused padding, so decoding alone
+    // would read the same signature from it.
+    const flip = (c: string) => BASE64URL[BASE64URL.indexOf(c) ^ 1]!;
+    // One position in the header, in the payload, in the signature, and the last character.
+    const dots = [token.indexOf('.'), token.lastIndexOf('.')];
+    for (const at of [1, dots[0]! + 5, dots[1]! + 5, token.length - 1]) {
+      await expectRefused(`${token.slice(0, at)}${flip(token[at]!)}${token.slice(at + 1)}`);
+    }
+    await expectRefused(`${token}.`);
+    expect((await me(token)).status).toBe(200);
+  });
+});
