@@ -211,6 +211,30 @@ describe('security headers', () => {
   });
 });
 
+describe('two policies', () => {
+  it("a JSON answer lets nothing load; the app's pages get the policy the app runs under", async () => {
+    for (const answer of [
+      await at('/api/auth/me', { headers: auth(client.token) }),
+      await at('/api/tidak-ada'),
+    ]) {
+      const policy = directives(answer.headers.get('content-security-policy')!);
+      expect(policy.get('default-src')).toEqual(["'none'"]);
+      expect(answer.headers.get('cross-origin-resource-policy')).toBe('same-origin');
+      expect(answer.headers.get('x-frame-options')).toBe('DENY');
+    }
+    for (const answer of [
+      await at('/', { headers: { accept: 'text/html' } }),
+      await at('/login'),
+    ]) {
+      const policy = directives(answer.headers.get('content-security-policy')!);
+      expect(policy.get('script-src')).toEqual(["'self'"]);
+      // The blast form previews a chosen image from a blob: URL before it is uploaded.
+      expect(policy.get('img-src')).toContain('blob:');
+      expect(answer.headers.get('cross-origin-opener-policy')).toBe('same-origin');
+    }
+  });
+});
+
 describe('the built app runs under that policy', () => {
   const built = path.resolve('dist/client/index.html');
   it.runIf(fs.existsSync(built))('index.html has no inline script or handler', () => {

@@ -3,7 +3,7 @@ import http from 'node:http';
 import type { Socket } from 'node:net';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
-import { SECURITY_HEADERS } from './security-headers.ts';
+import { API_HEADERS } from './security-headers.ts';
 
 export class HttpError extends Error {
   constructor(
@@ -120,12 +120,6 @@ export function registerErrorHandling(app: FastifyInstance): void {
   });
 }
 
-/** Answers written without the security hook: the usual headers, with a policy that allows nothing. */
-const STRICT_HEADERS = {
-  ...SECURITY_HEADERS,
-  'content-security-policy': "default-src 'none'; frame-ancestors 'none'",
-};
-
 /**
  * Requests Node's HTTP parser refuses (a malformed request line or header, headers over the size
  * limit) never reach Fastify's routing: the answer is written on the socket here, in our shape.
@@ -140,7 +134,7 @@ export function clientErrors(error: NodeJS.ErrnoException, socket: Socket) {
         : [400, 'Permintaan tidak valid'];
   const body = JSON.stringify({ detail });
   const headers = {
-    ...STRICT_HEADERS,
+    ...API_HEADERS,
     'content-type': 'application/json; charset=utf-8',
     'content-length': Buffer.byteLength(body),
     connection: 'close',
@@ -162,7 +156,7 @@ export function frameworkErrors(
 ) {
   const tooLong = error.code === 'FST_ERR_MAX_PARAM_LENGTH';
   return reply
-    .headers(STRICT_HEADERS)
+    .headers(API_HEADERS)
     .status(tooLong ? 414 : 400)
     .send({ detail: tooLong ? 'Alamat terlalu panjang' : 'Alamat tidak valid' });
 }

@@ -1,5 +1,6 @@
-// The security headers of every answer: helmet's, computed once at start and set by one cheap
-// hook (running helmet per request re-parsed the whole policy each time).
+// The security headers of every answer, computed once at start and set by one cheap hook: helmet's
+// for the app's pages and files (running helmet per request re-parsed the whole policy each time),
+// and the short set OWASP gives for a JSON API under /api.
 import type { FastifyInstance } from 'fastify';
 import helmet from 'helmet';
 
@@ -39,11 +40,24 @@ function helmetHeaders(): Record<string, string> {
   return headers;
 }
 
-export const SECURITY_HEADERS = Object.freeze(helmetHeaders());
+export const PAGE_HEADERS = Object.freeze(helmetHeaders());
+
+/**
+ * JSON is never rendered as a page: nothing may load from it or frame it, nor sniff it into a
+ * script, nor read it from another origin. Helmet's other headers act on documents only, and each
+ * header costs on every call (about a sixth of a `/api/auth/me` answer for helmet's set).
+ */
+export const API_HEADERS = Object.freeze({
+  'content-security-policy': "default-src 'none'; frame-ancestors 'none'",
+  'x-content-type-options': 'nosniff',
+  'x-frame-options': 'DENY',
+  'referrer-policy': PAGE_HEADERS['referrer-policy']!,
+  'cross-origin-resource-policy': 'same-origin',
+});
 
 export function registerSecurityHeaders(app: FastifyInstance): void {
-  app.addHook('onRequest', (_request, reply, done) => {
-    reply.headers(SECURITY_HEADERS);
+  app.addHook('onRequest', (request, reply, done) => {
+    reply.headers(request.url.startsWith('/api/') ? API_HEADERS : PAGE_HEADERS);
     done();
   });
 }
