@@ -1,7 +1,6 @@
 // Builds the whole server: database ready, plugins, every route. Tests import this.
 import fs from 'node:fs';
 import path from 'node:path';
-import fastifyMultipart from '@fastify/multipart';
 import fastifyRateLimit from '@fastify/rate-limit';
 import fastifyStatic from '@fastify/static';
 import fastifySwagger from '@fastify/swagger';
@@ -134,7 +133,6 @@ export async function buildApp(
       }),
     });
   }
-  await app.register(fastifyMultipart, { limits: { fileSize: 5_242_880, files: 1 } });
   await app.register(fastifySwagger, {
     openapi: {
       info: {

@@ -1,4 +1,5 @@
 // Image uploads (client blast image, admin QR), the QR as inline data, and serving stored files.
+import fastifyMultipart from '@fastify/multipart';
 import type { FastifyRequest } from 'fastify';
 import {
   IMAGE_SIZE_MESSAGE,
@@ -48,7 +49,17 @@ async function readFile(request: FastifyRequest, field: string): Promise<Buffer>
   return bytes;
 }
 
-export function uploadsRoutes(app: App, { database: { db }, files: store }: AppContext) {
+export function uploadsRoutes(app: App, context: AppContext) {
+  // The multipart parser and its per-request hooks only where a file is received: registered
+  // for the whole app, they ran two async hooks on every request.
+  app.register(async (scope: App) => {
+    await scope.register(fastifyMultipart, { limits: { fileSize: MAX_IMAGE_BYTES, files: 1 } });
+    receiveRoutes(scope, context);
+  });
+  serveRoutes(app, context);
+}
+
+function receiveRoutes(app: App, { database: { db }, files: store }: AppContext) {
   app.post(
     '/api/upload/image',
     {
@@ -83,7 +94,9 @@ export function uploadsRoutes(app: App, { database: { db }, files: store }: AppC
       };
     },
   );
+}
 
+function serveRoutes(app: App, { database: { db }, files: store }: AppContext) {
   // Clients use this as the QR fallback too, but only for the QR the settings currently name.
   app.get(
     '/api/admin/qr-data/:filename',

@@ -142,6 +142,21 @@ describe('image uploads', () => {
     expectCleanError(await server.api('GET', '/uploads/%2e%2e%2f%2e%2e%2fetc%2fpasswd'), 404);
     expectCleanError(await server.api('GET', '/uploads/tidak-ada.png'), 404);
   });
+
+  it('only the upload routes read multipart: any other route refuses a form with 415', async () => {
+    const png = await square('#222222').png().toBuffer();
+    await expectUnchanged(server.database.db, async () => {
+      for (const [route, token] of [
+        ['/api/client/blast-requests', client],
+        ['/api/client/point-requests', client],
+        ['/api/admin/notes', admin],
+      ] as const) {
+        const answer = await upload(route, token, 'image', png);
+        expectCleanError(answer, 415);
+        expect(answer.body.detail).toBe('Jenis konten tidak didukung');
+      }
+    });
+  });
 });
 
 describe('the QR code', () => {
