@@ -3,7 +3,7 @@
 // Env: SCALE (1 = production size), BENCH_ENGINES (sqlite,postgres), BENCH_SECONDS (10),
 // BENCH_SAMPLES (300), BENCH_BROWSER (1; 0 skips the browser figures), BENCH_KEEP (keep the
 // PostgreSQL schema), BENCH_DATABASE_URL.
-import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { spawn, spawnSync, type ChildProcess, type SpawnOptions } from 'node:child_process';
 import fs from 'node:fs';
 import http from 'node:http';
 import os from 'node:os';
@@ -40,6 +40,28 @@ const CONNECTIONS = 50;
 const BLAST_CLIENTS = 50;
 
 type Engine = 'sqlite' | 'postgres';
+
+// The server under test and each baseline run on the last CPU, and the load (this process, with
+// autocannon) on the others: they never compete for one core nor migrate between cores. Unpinned
+// on this 2-core machine, a server sharing both cores with autocannon lost about 40% of its
+// throughput to scheduling alone, and from run to run by different amounts. BENCH_PIN=0: unpinned.
+const CPUS = os.cpus().length;
+const PIN = process.env.BENCH_PIN !== '0' && CPUS >= 2 && spawnSync('taskset', ['-V']).status === 0;
+const SERVER_CPU = String(CPUS - 1);
+
+/** A Node child on the server's CPU. */
+function spawnNode(args: string[], options: SpawnOptions): ChildProcess {
+  return PIN
+    ? spawn('taskset', ['-c', SERVER_CPU, process.execPath, ...args], options)
+    : spawn(process.execPath, args, options);
+}
+
+/** This process (the load) on every CPU but the server's, or again on all of them. */
+function pinLoad(pinned: boolean) {
+  if (!PIN) return;
+  const cpus = pinned ? `0-${CPUS - 2}` : `0-${CPUS - 1}`;
+  spawnSync('taskset', ['-a', '-p', '-c', cpus, String(process.pid)], { stdio: 'ignore' });
+}
 
 export interface Figure {
   figure: string;
@@ -209,7 +231,7 @@ async function startServer(env: Record<string, string>): Promise<Server> {
   const port = await freePort();
   const started = performance.now();
   // The production server, as `npm start` runs it: the bundle built in main().
-  const child = spawn(process.execPath, [SERVER_BUNDLE], {
+  const child = spawnNode([SERVER_BUNDLE], {
     cwd: ROOT,
     env: {
       ...process.env,
@@ -242,13 +264,13 @@ async function startServer(env: Record<string, string>): Promise<Server> {
 
 function runChild(script: string, env: Record<string, string>): Promise<string> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ['--import', 'tsx', script], {
+    const child = spawnNode(['--import', 'tsx', script], {
       cwd: ROOT,
       env: { ...process.env, ...env },
       stdio: ['ignore', 'pipe', 'inherit'],
     });
     let out = '';
-    child.stdout.on('data', (c: Buffer) => (out += c.toString()));
+    child.stdout!.on('data', (c: Buffer) => (out += c.toString()));
     child.on('exit', (code) =>
       code === 0 ? resolve(out) : reject(new Error(`${script} exited with ${code}`)),
     );
@@ -257,12 +279,12 @@ function runChild(script: string, env: Record<string, string>): Promise<string> 
 
 /** The bare Fastify route's requests/s: the framework's limit on this machine. */
 async function bareBaseline(): Promise<number> {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'bench/bare-server.ts'], {
+  const child = spawnNode(['--import', 'tsx', 'bench/bare-server.ts'], {
     cwd: ROOT,
     stdio: ['ignore', 'pipe', 'inherit'],
   });
   const port = await new Promise<number>((resolve) => {
-    child.stdout.once('data', (c: Buffer) =>
+    child.stdout!.once('data', (c: Buffer) =>
       resolve((JSON.parse(c.toString()) as { port: number }).port),
     );
   });
@@ -383,6 +405,7 @@ async function benchEngine(engine: Engine, browser: boolean) {
   });
 
   // The first start may apply migrations; the second is the cold start on an existing database.
+  pinLoad(true);
   let server = await startServer(prepared.env);
   log(`first start ${server.coldMs} ms`);
   await stop(server.child);
@@ -663,6 +686,8 @@ async function benchEngine(engine: Engine, browser: boolean) {
     });
 
     if (browser) {
+      // Chromium and Lighthouse get every CPU, as a browser would.
+      pinLoad(false);
       const client = await json<LoginAnswer>(base, 'POST', '/api/auth/login', undefined, {
         email: clientEmail(1),
         password: CLIENT_PASSWORD,
@@ -678,6 +703,7 @@ async function benchEngine(engine: Engine, browser: boolean) {
       }
     }
   } finally {
+    pinLoad(false);
     await stop(server.child);
     await prepared.drop();
   }
@@ -752,6 +778,9 @@ async function main() {
       model: os.cpus()[0]?.model,
       load_at_start: loadAtStart,
       load_at_end: os.loadavg(),
+      pinning: PIN
+        ? `servers and baselines on CPU ${SERVER_CPU}, the load on CPUs 0-${CPUS - 2}`
+        : 'none',
     },
     node: process.version,
     finished_at: new Date().toISOString(),
@@ -768,7 +797,7 @@ async function main() {
       .map((l) => l.toFixed(1))
       .join(
         ' ',
-      )} at the end, on ${os.cpus().length} CPUs.\nSaved bench/results.json (${COMMAND}, ${results.duration_s} s).`,
+      )} at the end, on ${os.cpus().length} CPUs; pinning: ${results.machine.pinning}.\nSaved bench/results.json (${COMMAND}, ${results.duration_s} s).`,
   );
 }
 
