@@ -2,7 +2,7 @@
 // to a baseline measured in the same run, printed as a table and saved to bench/results.json.
 // Env: SCALE (1 = production size), BENCH_ENGINES (sqlite,postgres), BENCH_SECONDS (10),
 // BENCH_SAMPLES (300), BENCH_BROWSER (1; 0 skips the browser figures), BENCH_KEEP (keep the
-// PostgreSQL schema), BENCH_DATABASE_URL.
+// PostgreSQL schema), BENCH_DATABASE_URL, BENCH_PIN (1; 0 leaves the processes unpinned).
 import { spawn, spawnSync, type ChildProcess, type SpawnOptions } from 'node:child_process';
 import fs from 'node:fs';
 import http from 'node:http';

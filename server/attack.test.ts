@@ -488,6 +488,12 @@ describe('lone UTF-16 surrogates', () => {
             image_url: null,
           },
         ],
+        [
+          'POST',
+          '/api/client/blast-requests',
+          client.token,
+          { message: 'halo', target_numbers: ['081234567890', `0812${text}`], image_url: null },
+        ],
         ['POST', '/api/auth/login', '', { email: `a${text}@b.id`, password: 'rahasia' }],
         ['POST', '/api/admin/notes', admin, { title: 'a', content: 'b', [text]: 1 }],
       ] as const) {

@@ -52,16 +52,27 @@ const VALUE_CODES: Record<string, string> = {
 };
 
 const LONE_SURROGATE = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;
+const SUSPECT = /[\u0000\ud800-\udfff]/;
 const NUL_MESSAGE = VALUE_CODES['22021']!;
 const SURROGATE_MESSAGE = 'Teks mengandung karakter yang tidak valid';
 
 /** What is wrong with a text in `value` (keys included), or null. */
 function badText(value: unknown, depth = 0): string | null {
   if (typeof value === 'string') {
+    // Most text has neither, and one scan tells.
+    if (!SUSPECT.test(value)) return null;
     if (value.includes('\u0000')) return NUL_MESSAGE;
     return LONE_SURROGATE.test(value) ? SURROGATE_MESSAGE : null;
   }
   if (typeof value !== 'object' || value === null || depth > 20) return null;
+  // An array's keys are its indexes: only its items are text to check (500 numbers of a blast).
+  if (Array.isArray(value)) {
+    for (const item of value) {
+      const bad = badText(item, depth + 1);
+      if (bad) return bad;
+    }
+    return null;
+  }
   for (const [k, v] of Object.entries(value)) {
     const bad = badText(k) ?? badText(v, depth + 1);
     if (bad) return bad;

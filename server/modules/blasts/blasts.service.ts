@@ -253,7 +253,8 @@ export async function createBlast(
     await trx.insertInto('blasts').values(row).execute();
     await countBlast(trx, userId, null, 'pending');
     // One JSON parameter instead of a VALUES list of up to 2,000 parameters.
-    const rows = jsonArrayRows(database.engine, JSON.stringify(analysis.unique));
+    // Normalised numbers are digits only: their JSON array needs no escaping.
+    const rows = jsonArrayRows(database.engine, `["${analysis.unique.join('","')}"]`);
     await sql`insert into blast_numbers (blast_id, idx, number, status)
       select ${id}, n.idx, n.value, 'pending' from (${rows}) as n`.execute(trx);
     const pending = analysis.unique.map(() => PENDING);
