@@ -52,6 +52,8 @@ const VALUE_CODES: Record<string, string> = {
 };
 
 const LONE_SURROGATE = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;
+// NUL is what PostgreSQL refuses, so the control character is meant.
+// eslint-disable-next-line no-control-regex
 const SUSPECT = /[\u0000\ud800-\udfff]/;
 const NUL_MESSAGE = VALUE_CODES['22021']!;
 const SURROGATE_MESSAGE = 'Teks mengandung karakter yang tidak valid';
