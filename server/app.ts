@@ -7,7 +7,6 @@ import fastifySwagger from '@fastify/swagger';
 import Fastify, { LogController, type FastifyReply, type FastifyRequest } from 'fastify';
 import {
   jsonSchemaTransform,
-  serializerCompiler,
   validatorCompiler,
   type ZodTypeProvider,
 } from 'fastify-type-provider-zod';
@@ -33,6 +32,7 @@ import { usersRoutes } from './modules/users/users.routes.ts';
 import { createTokens, loadJwtKey, LoginLimiter, registerAuth } from './plugins/auth.ts';
 import { clientErrors, frameworkErrors, registerErrorHandling } from './plugins/errors.ts';
 import { registerSecurityHeaders } from './plugins/security-headers.ts';
+import { serializerCompiler } from './plugins/serializer.ts';
 
 export const MODULES = [
   authRoutes,
@@ -105,7 +105,7 @@ export async function buildApp(
     );
   }
   const tokens = createTokens(
-    database.db,
+    database,
     await loadJwtKey(database.db, config.jwtSecret),
     config.tokenTtlSeconds,
   );

@@ -225,6 +225,16 @@ export function jsonArrayRows(
     : sql`select key as idx, value from json_each(${json})`;
 }
 
+/**
+ * `column` is one of the strings of a JSON array, looked up through the column's index on both
+ * engines (PostgreSQL plans `in (select ...)` over a set-returning function as a scan).
+ */
+export function inJsonArray(engine: Engine, column: string, json: string): RawBuilder<boolean> {
+  return engine === 'postgres'
+    ? sql<boolean>`${sql.ref(column)} = any(array(select json_array_elements_text(${json}::json)))`
+    : sql<boolean>`${sql.ref(column)} in (select value from json_each(${json}))`;
+}
+
 /** `column`'s values of each group joined by commas in `orderBy` order, as one text. */
 export function orderedList(engine: Engine, column: string, orderBy: string): RawBuilder<string> {
   const fn = engine === 'postgres' ? sql.raw('string_agg') : sql.raw('group_concat');

@@ -76,3 +76,32 @@ describe('a token already accepted', () => {
     expect((await me(token)).status).toBe(200);
   });
 });
+
+describe('the users of requests that arrive together', () => {
+  it('are read together, and each request gets its own user', async () => {
+    // More than one query's worth (100 ids), one of them twice, one deactivated, one deleted.
+    const clients = [];
+    for (let i = 0; i < 105; i += 1) clients.push(await server.createClient());
+    const [inactive, deleted] = clients;
+    await server.api('PUT', `/api/admin/users/${inactive!.user.id}`, {
+      token: server.adminToken,
+      body: { username: 'nonaktif', email: inactive!.user.email, points: 0, is_active: false },
+    });
+    await server.api('DELETE', `/api/admin/users/${deleted!.user.id}`, {
+      token: server.adminToken,
+    });
+    const tokens = [...clients.map((c) => c.token), clients[50]!.token];
+    const expected = [...clients.map((c) => c.user.id), clients[50]!.user.id];
+    expected[0] = expected[1] = 'none';
+
+    // Asked in one turn of the event loop: one batch, read in two queries.
+    const checked = await Promise.all(tokens.map((t) => server.context.tokens.check(t)));
+    expect(checked.map((user) => user?.id ?? 'none')).toEqual(expected);
+
+    // Over HTTP, arriving as they come.
+    const answers = await Promise.all(tokens.map((t) => me(t)));
+    expect(answers.map((a) => (a.status === 200 ? a.body.id : a.status))).toEqual(
+      expected.map((id) => (id === 'none' ? 401 : id)),
+    );
+  });
+});
