@@ -1,7 +1,6 @@
 // Builds the whole server: database ready, plugins, every route. Tests import this.
 import fs from 'node:fs';
 import path from 'node:path';
-import fastifyRateLimit from '@fastify/rate-limit';
 import fastifyStatic from '@fastify/static';
 import fastifySwagger from '@fastify/swagger';
 import Fastify, { LogController, type FastifyReply, type FastifyRequest } from 'fastify';
@@ -31,6 +30,7 @@ import { ensureAdmin } from './modules/users/users.service.ts';
 import { usersRoutes } from './modules/users/users.routes.ts';
 import { createTokens, loadJwtKey, LoginLimiter, registerAuth } from './plugins/auth.ts';
 import { clientErrors, frameworkErrors, registerErrorHandling } from './plugins/errors.ts';
+import { registerRateLimit } from './plugins/rate-limit.ts';
 import { registerSecurityHeaders } from './plugins/security-headers.ts';
 import { serializerCompiler } from './plugins/serializer.ts';
 
@@ -122,17 +122,7 @@ export async function buildApp(
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
   registerSecurityHeaders(app);
-  if (config.userRateLimit > 0) {
-    await app.register(fastifyRateLimit, {
-      max: config.userRateLimit,
-      timeWindow: 60_000,
-      keyGenerator: (request) => request.headers.authorization ?? request.ip,
-      errorResponseBuilder: (_request, context) => ({
-        statusCode: 429,
-        detail: `Terlalu banyak permintaan. Coba lagi dalam ${Math.ceil(context.ttl / 1000)} detik.`,
-      }),
-    });
-  }
+  if (config.userRateLimit > 0) registerRateLimit(app, config.userRateLimit);
   await app.register(fastifySwagger, {
     openapi: {
       info: {
