@@ -1,10 +1,7 @@
 // Payment settings (single record) and the upload rules.
 import { z } from './zod.ts';
 
-export const MAX_IMAGE_BYTES = 5_242_880;
-export const IMAGE_TYPE_MESSAGE = 'File harus berupa gambar (PNG, JPG, GIF)';
-export const IMAGE_SIZE_MESSAGE = 'Ukuran file maksimal 5MB';
-export const IMAGE_MIME_TYPES = ['image/png', 'image/jpeg', 'image/gif'] as const;
+export * from './upload-rules.ts';
 
 const optionalText = z.string().trim().max(500).nullable().default(null);
 

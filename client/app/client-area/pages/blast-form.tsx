@@ -12,14 +12,14 @@ import {
 } from 'lucide-react';
 import { useEffect, useMemo, useRef, useState, type FormEvent } from 'react';
 import { useNavigate } from 'react-router';
-import { BLAST_MESSAGES, MAX_MESSAGE_LENGTH } from '../../../../common/blasts.ts';
+import { BLAST_MESSAGES, MAX_MESSAGE_LENGTH } from '../../../../common/blast-rules.ts';
 import {
   analyzeNumbers,
   MAX_NUMBERS_PER_BLAST,
   POINTS_PER_NUMBER,
   splitNumbers,
 } from '../../../../common/phone.ts';
-import { IMAGE_TYPE_MESSAGE } from '../../../../common/settings.ts';
+import { IMAGE_TYPE_MESSAGE } from '../../../../common/upload-rules.ts';
 import { Button } from '../../../components/ui/button.tsx';
 import { Card, CardContent, CardHeader, CardTitle } from '../../../components/ui/card.tsx';
 import { Textarea } from '../../../components/ui/input.tsx';

@@ -1,0 +1,18 @@
+// The blast rules without zod, so the blast form does not download it; blasts.ts re-exports them.
+
+export const MAX_MESSAGE_LENGTH = 1000;
+export const BLAST_STATUSES = ['pending', 'completed', 'rejected', 'cancelled'] as const;
+export type BlastStatus = (typeof BLAST_STATUSES)[number];
+export const NUMBER_STATUSES = ['pending', 'success', 'failed', 'no_wa'] as const;
+export type NumberStatus = (typeof NUMBER_STATUSES)[number];
+
+export const BLAST_MESSAGES = {
+  emptyMessage: 'Pesan blast tidak boleh kosong',
+  emptyNumbers: 'Daftar nomor telepon tidak boleh kosong',
+  tooMany: 'Maksimal 500 nomor kontak per blast',
+  tooManyTitle: 'Batas Maksimal Tercapai',
+  invalid: (n: number) => `${n} nomor tidak valid. Mohon perbaiki format nomor`,
+  notEnoughTitle: 'Poin Tidak Cukup',
+  notEnough: (needed: number, owned: number) =>
+    `Anda membutuhkan ${needed} poin, tetapi hanya memiliki ${owned} poin`,
+} as const;
