@@ -1,4 +1,4 @@
-// One test command: API tests on SQLite and on PostgreSQL, pure tests once, browser tests in Chromium.
+// One test command: API tests on SQLite and on PostgreSQL, pure tests once (common, client), browser tests in Chromium.
 import { defineConfig } from 'vitest/config';
 
 const serverTests = ['server/**/*.test.ts'];
@@ -11,6 +11,12 @@ export default defineConfig({
         test: {
           name: 'common',
           include: ['common/**/*.test.ts'],
+        },
+      },
+      {
+        test: {
+          name: 'client',
+          include: ['client/**/*.test.ts'],
         },
       },
       {

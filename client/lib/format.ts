@@ -1,37 +1,74 @@
 // The one money and date formatter: Rupiah without decimals, id-ID dates in Asia/Jakarta.
 const TIME_ZONE = 'Asia/Jakarta';
 
-const rupiah = new Intl.NumberFormat('id-ID', {
-  style: 'currency',
-  currency: 'IDR',
-  minimumFractionDigits: 0,
-  maximumFractionDigits: 0,
-});
-const number = new Intl.NumberFormat('id-ID');
-const date = new Intl.DateTimeFormat('id-ID', {
-  timeZone: TIME_ZONE,
-  day: 'numeric',
-  month: 'short',
-  year: 'numeric',
-});
-const dateTime = new Intl.DateTimeFormat('id-ID', {
-  timeZone: TIME_ZONE,
-  day: 'numeric',
-  month: 'short',
-  year: 'numeric',
-  hour: '2-digit',
-  minute: '2-digit',
-});
+/**
+ * An Intl formatter made on first use. A page's first Intl object sets up ICU's locale data, a
+ * task of 50-100 ms here and several times that on a phone; the shells show only whole numbers at
+ * first (written below without Intl), so a screen without dates or fractions never pays it.
+ */
+function onFirstUse<T>(make: () => T): () => T {
+  let made: T | undefined;
+  return () => (made ??= make());
+}
+
+const rupiah = onFirstUse(
+  () =>
+    new Intl.NumberFormat('id-ID', {
+      style: 'currency',
+      currency: 'IDR',
+      minimumFractionDigits: 0,
+      maximumFractionDigits: 0,
+    }),
+);
+const number = onFirstUse(() => new Intl.NumberFormat('id-ID'));
+const date = onFirstUse(
+  () =>
+    new Intl.DateTimeFormat('id-ID', {
+      timeZone: TIME_ZONE,
+      day: 'numeric',
+      month: 'short',
+      year: 'numeric',
+    }),
+);
+const dateTime = onFirstUse(
+  () =>
+    new Intl.DateTimeFormat('id-ID', {
+      timeZone: TIME_ZONE,
+      day: 'numeric',
+      month: 'short',
+      year: 'numeric',
+      hour: '2-digit',
+      minute: '2-digit',
+    }),
+);
+const time = onFirstUse(
+  () =>
+    new Intl.DateTimeFormat('id-ID', { timeZone: TIME_ZONE, hour: '2-digit', minute: '2-digit' }),
+);
+
+/**
+ * A whole number as id-ID's Intl writes it ('1.234.567', '-5'); undefined for what only Intl
+ * writes right (fractions, -0, beyond 2^53).
+ */
+function wholeNumber(value: number): string | undefined {
+  if (!Number.isSafeInteger(value) || Object.is(value, -0)) return undefined;
+  const grouped = String(Math.abs(value)).replace(/\B(?=(\d{3})+$)/g, '.');
+  return value < 0 ? `-${grouped}` : grouped;
+}
 
 /** 30000 -> 'Rp30.000' (Intl puts a no-break space after Rp; SPEC writes it without). */
 export function formatRupiah(value: number | string | null | undefined): string {
   const amount = Number(value ?? 0);
-  return rupiah.format(Number.isFinite(amount) ? amount : 0).replace(/\s/g, '');
+  const finite = Number.isFinite(amount) ? amount : 0;
+  const whole = wholeNumber(finite);
+  if (whole !== undefined) return whole.startsWith('-') ? `-Rp${whole.slice(1)}` : `Rp${whole}`;
+  return rupiah().format(finite).replace(/\s/g, '');
 }
 
 /** 1234567 -> '1.234.567'. */
 export function formatNumber(value: number | null | undefined): string {
-  return number.format(value ?? 0);
+  const amount = value ?? 0;
+  return wholeNumber(amount) ?? number().format(amount);
 }
 
 function parse(value: string | Date | null | undefined): Date | null {
@@ -43,11 +80,17 @@ function parse(value: string | Date | null | undefined): Date | null {
 /** '5 Jan 2025'; '-' when there is no date. */
 export function formatDate(value: string | Date | null | undefined): string {
   const parsed = parse(value);
-  return parsed ? date.format(parsed) : '-';
+  return parsed ? date().format(parsed) : '-';
 }
 
 /** '5 Jan 2025, 14.30'; '-' when there is no date. */
 export function formatDateTime(value: string | Date | null | undefined): string {
   const parsed = parse(value);
-  return parsed ? dateTime.format(parsed) : '-';
+  return parsed ? dateTime().format(parsed) : '-';
+}
+
+/** '14.30' (Asia/Jakarta); '-' when there is no date. */
+export function formatTime(value: string | Date | null | undefined): string {
+  const parsed = parse(value);
+  return parsed ? time().format(parsed) : '-';
 }

@@ -2,13 +2,7 @@
 // wide tables (Form Poin, Hasil Blast) fit beside the sidebar without sideways scrolling.
 import type { DataTableColumn } from '../../components/ui/data-table.tsx';
 import { cn } from '../../lib/cn.ts';
-import { formatDate } from '../../lib/format.ts';
-
-const time = new Intl.DateTimeFormat('id-ID', {
-  timeZone: 'Asia/Jakarta',
-  hour: '2-digit',
-  minute: '2-digit',
-});
+import { formatDate, formatTime } from '../../lib/format.ts';
 
 /** '22 Nov 2026' over '11.32' (Asia/Jakarta). */
 export function DateTimeCell({ value }: { value: string | null }) {
@@ -16,7 +10,7 @@ export function DateTimeCell({ value }: { value: string | null }) {
   return (
     <span className="grid whitespace-nowrap">
       <span>{formatDate(value)}</span>
-      <span className="text-xs text-muted-foreground">{time.format(new Date(value))}</span>
+      <span className="text-xs text-muted-foreground">{formatTime(value)}</span>
     </span>
   );
 }
