@@ -1,11 +1,10 @@
 // /*: the admin shell for super_admin, the client shell for any other role, /login otherwise.
-import { lazy, Suspense, useEffect } from 'react';
+import { Suspense, use, useEffect, useState } from 'react';
+import type { Role } from '../../common/auth.ts';
 import { PageSpinner } from '../components/ui/spinner.tsx';
 import { navigate } from '../lib/navigation.ts';
 import { useSession } from '../lib/session.ts';
-
-// The sign-in page downloads none of this.
-const SignedIn = lazy(() => import('./signed-in.tsx'));
+import { loadSignedInArea } from './pages.ts';
 
 export function RootGate() {
   const session = useSession();
@@ -15,7 +14,15 @@ export function RootGate() {
   if (!session) return <PageSpinner className="min-h-screen" />;
   return (
     <Suspense fallback={<PageSpinner className="min-h-screen" />}>
-      <SignedIn role={session.user.role} />
+      <SignedInArea role={session.user.role} />
     </Suspense>
   );
+}
+
+/** The sign-in page downloads none of this: it comes with the shell and the first screen. */
+function SignedInArea({ role }: { role: Role }) {
+  // The address at first render names the screen to wait for; later moves are the shell's.
+  const [pathname] = useState(() => window.location.pathname);
+  const { default: SignedIn } = use(loadSignedInArea(role, pathname));
+  return <SignedIn role={role} />;
 }

@@ -21,7 +21,8 @@ function emit() {
   for (const listener of listeners) listener();
 }
 
-function readStored(): Session | null {
+/** The saved session as stored, without making it the current one (main.tsx preloads with it). */
+export function readStoredSession(): Session | null {
   try {
     const token = localStorage.getItem(TOKEN_KEY);
     const raw = localStorage.getItem(USER_KEY);
@@ -37,7 +38,7 @@ function readStored(): Session | null {
 /** Reads the saved session once at start-up. */
 export function loadSession(): void {
   if (current !== undefined) return;
-  current = readStored();
+  current = readStoredSession();
   emit();
 }
 
@@ -83,7 +84,7 @@ export function subscribeSession(listener: () => void): () => void {
   const onStorage = (event: StorageEvent) => {
     if (event.key !== TOKEN_KEY && event.key !== USER_KEY && event.key !== null) return;
     if (current === undefined) return;
-    current = readStored();
+    current = readStoredSession();
     listener();
   };
   window.addEventListener('storage', onStorage);

@@ -2,29 +2,18 @@
 import type { ComponentType } from 'react';
 import { Navigate, Route, Routes, useLocation } from 'react-router';
 import { useMe } from '../../features/auth/api.ts';
+import { lazyComponent } from '../../lib/load-once.tsx';
 import { useSession } from '../../lib/session.ts';
+import { ADMIN_PAGES, preloadPage } from '../pages.ts';
 import { ADMIN_ROUTES, titleFor, type AdminPath } from '../routes.ts';
 import { Avatar, Brand, ShellLayout, SidebarAccount } from '../shell/shell-layout.tsx';
 import { useSignOut } from '../shell/use-sign-out.ts';
-import AdminBlastResultsPage from './pages/blast-results.tsx';
-import AdminContactsPage from './pages/contacts.tsx';
-import AdminDashboardPage from './pages/dashboard.tsx';
-import AdminNotesPage from './pages/notes.tsx';
-import AdminPointRequestsPage from './pages/point-requests.tsx';
-import AdminPricingPage from './pages/pricing.tsx';
-import AdminSettingsPage from './pages/settings.tsx';
-import AdminUsersPage from './pages/users.tsx';
 
-const PAGES: Record<AdminPath, ComponentType> = {
-  '/': AdminDashboardPage,
-  '/contacts': AdminContactsPage,
-  '/notes': AdminNotesPage,
-  '/settings': AdminSettingsPage,
-  '/pricing': AdminPricingPage,
-  '/point-requests': AdminPointRequestsPage,
-  '/blast-results': AdminBlastResultsPage,
-  '/users': AdminUsersPage,
-};
+// Each screen is its own chunk (pages.ts): the dashboard does not download the forms' code.
+const PAGES = Object.fromEntries(
+  Object.entries(ADMIN_PAGES).map(([path, load]) => [path, lazyComponent(load)]),
+) as Record<AdminPath, ComponentType>;
+const preload = (pathname: string) => preloadPage(ADMIN_PAGES, pathname);
 
 export default function AdminShell() {
   const session = useSession();
@@ -36,6 +25,7 @@ export default function AdminShell() {
   return (
     <ShellLayout
       navLabel="Menu admin"
+      preload={preload}
       routes={ADMIN_ROUTES}
       title={titleFor(ADMIN_ROUTES, location.pathname)}
       sidebarTop={<Brand subtitle="Panel Admin" />}

@@ -1,0 +1,93 @@
+// How the app's code arrives: a signed-in screen's chunks are asked for together (none waits for
+// another to run), screens without a form get neither zod nor the form library, and a screen's
+// chunk downloads as soon as a link to it is pointed at.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ADMIN, shellTitle, signIn, startE2E, type E2E, type Page } from './helpers.ts';
+
+let e2e: E2E;
+
+beforeAll(async () => {
+  e2e = await startE2E();
+});
+afterAll(async () => {
+  await e2e?.close();
+});
+
+/** A page signed in through the form, then left on /login's context for a fresh load. */
+async function signedIn(email: string, password: string): Promise<Page> {
+  const page = await e2e.open('/login', 'desktop');
+  await signIn(page, email, password);
+  return page;
+}
+
+/** The script files a fresh load of `path` asks for (file names without their hash). */
+async function scriptsOf(page: Page, path: string): Promise<string[]> {
+  const scripts: string[] = [];
+  const onRequest = (request: { resourceType(): string; url(): string }) => {
+    if (request.resourceType() === 'script') {
+      scripts.push(new URL(request.url()).pathname.replace(/^\/assets\/|-[\w-]{8}\.js$/g, ''));
+    }
+  };
+  page.on('request', onRequest);
+  await page.goto(`${e2e.url}${path}`, { waitUntil: 'networkidle' });
+  page.off('request', onRequest);
+  return scripts;
+}
+
+describe('a signed-in screen', () => {
+  it("asks for the area, its shell and itself at once: the screen's chunk comes while the others are held back", async () => {
+    const client = await e2e.server.createClient({ username: 'muat-sekaligus' });
+    const page = await signedIn(client.user.email, client.password);
+    const held: (() => Promise<void>)[] = [];
+    await page.route(/\/assets\/(signed-in|client-shell)-[\w-]+\.js$/, (route) => {
+      held.push(() => route.continue());
+    });
+    const screenChunk = page.waitForRequest(/\/assets\/blast-form-[\w-]+\.js$/, {
+      timeout: 10_000,
+    });
+    await page.goto(`${e2e.url}/blast-form`, { waitUntil: 'commit' });
+    // Were the chunks asked for one after another, this would wait for the held ones forever.
+    await screenChunk;
+    await expect.poll(() => held.length).toBe(2);
+    for (const release of held) await release();
+    await page.getByRole('heading', { name: 'Form Blast WhatsApp' }).waitFor();
+    await page.context().close();
+  });
+
+  it('downloads zod and the form library only with a screen that validates a form', async () => {
+    const client = await e2e.server.createClient({ username: 'tanpa-zod' });
+    const clientPage = await signedIn(client.user.email, client.password);
+    const blastForm = await scriptsOf(clientPage, '/blast-form');
+    expect(blastForm).toContain('blast-form');
+    expect(blastForm.filter((name) => /^(zod|forms)$/.test(name))).toEqual([]);
+    // The same names do appear where a form needs them.
+    expect(await scriptsOf(clientPage, '/topup')).toContain('zod');
+    await clientPage.context().close();
+
+    const adminPage = await signedIn(ADMIN.email, ADMIN.password);
+    const dashboard = await scriptsOf(adminPage, '/');
+    expect(dashboard).toContain('dashboard');
+    expect(dashboard.filter((name) => /^(zod|forms)$/.test(name))).toEqual([]);
+    expect(await scriptsOf(adminPage, '/pricing')).toEqual(
+      expect.arrayContaining(['zod', 'forms']),
+    );
+    await adminPage.context().close();
+  });
+
+  it('downloads the screen a link leads to when the pointer rests on the link', async () => {
+    const client = await e2e.server.createClient({ username: 'tunjuk-tautan' });
+    const page = await signedIn(client.user.email, client.password);
+    await page.goto(`${e2e.url}/blast-form`, { waitUntil: 'networkidle' });
+    const link = page
+      .getByRole('navigation', { name: 'Menu klien' })
+      .getByRole('link', { name: 'Top Up Poin' });
+    const topupChunk = page.waitForRequest(/\/assets\/topup-[\w-]+\.js$/, { timeout: 10_000 });
+    await link.hover();
+    await topupChunk;
+    expect(new URL(page.url()).pathname).toBe('/blast-form');
+    await link.click();
+    await expect.poll(() => shellTitle(page)).toBe('Top Up Poin');
+    await page.getByRole('heading', { name: 'Top Up Poin' }).waitFor();
+    await page.context().close();
+  });
+});
