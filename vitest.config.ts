@@ -1,4 +1,5 @@
-// One test command: API tests on SQLite and on PostgreSQL, pure tests once (common, client), browser tests in Chromium.
+// One test command: API tests on SQLite and on PostgreSQL, pure tests once (common, client,
+// bench), browser tests in Chromium.
 import { defineConfig } from 'vitest/config';
 
 const serverTests = ['server/**/*.test.ts'];
@@ -17,6 +18,12 @@ export default defineConfig({
         test: {
           name: 'client',
           include: ['client/**/*.test.ts'],
+        },
+      },
+      {
+        test: {
+          name: 'bench',
+          include: ['bench/**/*.test.ts'],
         },
       },
       {
