@@ -90,4 +90,35 @@ describe('a signed-in screen', () => {
     await page.getByRole('heading', { name: 'Top Up Poin' }).waitFor();
     await page.context().close();
   });
+
+  it("sending a blast downloads Hasil Blast's code while the blast is being created", async () => {
+    const client = await e2e.server.createClient({ username: 'kirim-lalu-hasil' });
+    await e2e.server.api('PUT', `/api/admin/users/${client.user.id}`, {
+      token: e2e.server.adminToken,
+      body: {
+        username: client.user.username,
+        email: client.user.email,
+        points: 5,
+        is_active: true,
+      },
+    });
+    const page = await signedIn(client.user.email, client.password);
+    await page.goto(`${e2e.url}/blast-form`, { waitUntil: 'networkidle' });
+    const held: (() => Promise<void>)[] = [];
+    await page.route('**/api/client/blast-requests', (route) => {
+      held.push(() => route.continue());
+    });
+    await page.getByLabel('Nomor WhatsApp Tujuan').fill('081234567890');
+    await page.getByLabel('Pesan').fill('Halo');
+    const resultsChunk = page.waitForRequest(/\/assets\/blast-results-[\w-]+\.js$/, {
+      timeout: 10_000,
+    });
+    await page.getByRole('button', { name: 'KIRIM BLAST REQUEST' }).click();
+    await resultsChunk;
+    await expect.poll(() => held.length).toBe(1);
+    await held[0]!();
+    await page.waitForURL('**/blast-results');
+    await expect.poll(() => shellTitle(page)).toBe('Hasil Blast');
+    await page.context().close();
+  });
 });

@@ -33,6 +33,7 @@ import { errorMessage } from '../../../lib/api-client.ts';
 import { cn } from '../../../lib/cn.ts';
 import { formatNumber } from '../../../lib/format.ts';
 import { useSession } from '../../../lib/session.ts';
+import { CLIENT_PAGES, preloadPage } from '../../pages.ts';
 
 /** A random UUID; crypto.randomUUID exists only on https and localhost, getRandomValues always. */
 function newIdempotencyKey(): string {
@@ -137,6 +138,8 @@ export default function BlastFormPage() {
 
     sendingRef.current = true;
     setSending(true);
+    // Hasil Blast comes next: its code downloads while the blast is being sent.
+    preloadPage(CLIENT_PAGES, '/blast-results');
     const idempotencyKey = newIdempotencyKey();
     try {
       let imageUrl: string | null = null;
