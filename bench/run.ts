@@ -89,6 +89,29 @@ function record(figure: Figure) {
   log(`${figure.figure} [${figure.engine}]: ${figure.value ?? 'n/a'} ${figure.unit}${ratio}`);
 }
 
+/** A throughput figure measured by `alternate`, against its target share of the baseline. */
+function recordRatio(
+  figure: string,
+  engine: Engine,
+  measured: Awaited<ReturnType<typeof alternate>>,
+  unit: string,
+  min: number,
+  baselineName: string,
+  baselineNote: string,
+) {
+  record({
+    figure,
+    engine,
+    value: measured.value,
+    unit: `${unit} (${measured.rounds})`,
+    baseline: measured.baseline,
+    ratio: measured.ratio,
+    target: `>= ${min * 100}% of ${baselineName}`,
+    met: measured.ratio >= min,
+    note: `baseline: ${baselineNote}`,
+  });
+}
+
 // ---------------------------------------------------------------------------------------------
 // Processes, HTTP and measurements
 
@@ -573,17 +596,15 @@ async function benchEngine(engine: Engine, browser: boolean) {
       async () => perSecond(await meLoad(ROUND_SECONDS)),
     );
     await stop(bare.child);
-    record({
-      figure: 'GET /api/auth/me throughput',
+    recordRatio(
+      'GET /api/auth/me throughput',
       engine,
-      value: me.value,
-      unit: `req/s (${me.rounds})`,
-      baseline: me.baseline,
-      ratio: me.ratio,
-      target: '>= 50% of the bare route',
-      met: me.ratio >= 0.5,
-      note: 'baseline: bare Fastify route answering {} (bench/bare-server.ts)',
-    });
+      me,
+      'req/s',
+      0.5,
+      'the bare route',
+      'bare Fastify route answering {} (bench/bare-server.ts)',
+    );
 
     // --- Blast creation against the raw driver
     const numbers = blastNumbers();
@@ -643,18 +664,15 @@ async function benchEngine(engine: Engine, browser: boolean) {
       async () => perSecond(await blastLoad(ROUND_SECONDS)),
     );
     const underLoad = stopRss();
-    record({
-      figure:
-        'blast creation, 500 numbers (validation, normalisation, de-duplication, debit, ledger, rows)',
+    recordRatio(
+      'blast creation, 500 numbers (validation, normalisation, de-duplication, debit, ledger, rows)',
       engine,
-      value: creation.value,
-      unit: `blasts/s (${creation.rounds})`,
-      baseline: creation.baseline,
-      ratio: creation.ratio,
-      target: '>= 80% of the raw driver',
-      met: creation.ratio >= 0.8,
-      note: 'baseline: the same transaction through the raw driver (bench/raw-blast.ts)',
-    });
+      creation,
+      'blasts/s',
+      0.8,
+      'the raw driver',
+      'the same transaction through the raw driver (bench/raw-blast.ts)',
+    );
     record({
       figure: 'server RSS under load (/me and blast creation, 50 connections)',
       engine,
