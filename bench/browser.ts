@@ -110,6 +110,10 @@ async function measureDownloads(context: BrowserContext, input: BrowserInput) {
     });
     try {
       await page.goto(`${input.base}${target.path}`, { waitUntil: 'networkidle' });
+      // A busy machine can keep the network quiet for half a second before the app asks for
+      // the screen's chunks: the page counts once its heading shows and the network is quiet.
+      await page.locator('main h1').waitFor({ timeout: 30_000 });
+      await page.waitForLoadState('networkidle');
       downloaded[target.name] = (await Promise.all(scripts)).reduce((a, b) => a + b, 0);
     } finally {
       await page.close();
