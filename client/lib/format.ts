@@ -21,30 +21,11 @@ const rupiah = onFirstUse(
     }),
 );
 const number = onFirstUse(() => new Intl.NumberFormat('id-ID'));
-const date = onFirstUse(
-  () =>
-    new Intl.DateTimeFormat('id-ID', {
-      timeZone: TIME_ZONE,
-      day: 'numeric',
-      month: 'short',
-      year: 'numeric',
-    }),
-);
-const dateTime = onFirstUse(
-  () =>
-    new Intl.DateTimeFormat('id-ID', {
-      timeZone: TIME_ZONE,
-      day: 'numeric',
-      month: 'short',
-      year: 'numeric',
-      hour: '2-digit',
-      minute: '2-digit',
-    }),
-);
-const time = onFirstUse(
-  () =>
-    new Intl.DateTimeFormat('id-ID', { timeZone: TIME_ZONE, hour: '2-digit', minute: '2-digit' }),
-);
+const DAY = { timeZone: TIME_ZONE, day: 'numeric', month: 'short', year: 'numeric' } as const;
+const CLOCK = { timeZone: TIME_ZONE, hour: '2-digit', minute: '2-digit' } as const;
+const date = onFirstUse(() => new Intl.DateTimeFormat('id-ID', DAY));
+const dateTime = onFirstUse(() => new Intl.DateTimeFormat('id-ID', { ...DAY, ...CLOCK }));
+const time = onFirstUse(() => new Intl.DateTimeFormat('id-ID', CLOCK));
 
 /**
  * A whole number as id-ID's Intl writes it ('1.234.567', '-5'); undefined for what only Intl
