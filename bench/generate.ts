@@ -10,11 +10,12 @@ import { openPostgres, openSqlite, type DbHandle } from '../server/db/connection
 import { checkLedger } from '../server/db/ledger-check.ts';
 import { migrate } from '../server/db/migrate.ts';
 import { fillCounters } from '../server/db/migrations/002-list-speed.ts';
+import { fillTotals } from '../server/db/migrations/004-global-totals.ts';
 import { hashPassword } from '../server/plugins/auth.ts';
 import { ensureAdmin } from '../server/modules/users/users.service.ts';
 
 /** Changes whenever the generated data changes shape, so cached files are made again. */
-export const GENERATOR_VERSION = 1;
+export const GENERATOR_VERSION = 2;
 
 export const BENCH_ADMIN = { email: 'admin@bench.test', password: 'bench-admin-12345' };
 export const CLIENT_PASSWORD = 'bench-client-12345';
@@ -658,6 +659,7 @@ export async function generate(
   try {
     // The loaders bypass the services, so the summary counters are computed once from the rows.
     await fillCounters(handle.db);
+    await fillTotals(handle.db);
     if (target.engine === 'postgres') await sql`analyze`.execute(handle.db);
     const violations = await checkLedger(handle.db);
     if (violations.length > 0) {

@@ -1,11 +1,12 @@
 // The database's limit for blast creation: the raw driver running the same statements as
 // POST /api/client/blast-requests (idempotency claim, balance read, conditional debit, ledger
-// entry and its total, blast row and its count, the per-number rows from one JSON parameter,
+// entry and its total, blast row and its counts, the per-number rows from one JSON parameter,
 // the stored answer), with prepared statements and no HTTP, validation or query builder.
 // Input: BENCH_RAW (JSON of RawInput). Prints {rate} (blasts per second).
 import crypto from 'node:crypto';
 import SQLite from 'better-sqlite3';
 import pg from 'pg';
+import { stripeOf } from '../server/db/counters.ts';
 
 export interface RawInput {
   engine: 'sqlite' | 'postgres';
@@ -38,6 +39,7 @@ const SQL = {
   ledgerTotal: `insert into ledger_totals (user_id, type, n, total) values (?, 'usage', 1, ?) on conflict (user_id, type) do update set n = ledger_totals.n + excluded.n, total = ledger_totals.total + excluded.total`,
   blast: `insert into blasts (id, user_id, message, image_url, total_numbers, status, successful_count, failed_count, no_wa_count, refund_points, points_used, admin_notes, created_at, processed_at) values (?, ?, ?, null, ?, 'pending', 0, 0, 0, 0, ?, null, ?, null)`,
   blastCount: `insert into blast_counts (user_id, status, n) values (?, 'pending', 1) on conflict (user_id, status) do update set n = blast_counts.n + excluded.n`,
+  blastTotal: `insert into blast_totals (stripe, status, n) values (?, 'pending', 1) on conflict (stripe, status) do update set n = blast_totals.n + excluded.n`,
   numbersSqlite: `insert into blast_numbers (blast_id, idx, number, status) select ?, key, value, 'pending' from json_each(?)`,
   numbersPostgres: `insert into blast_numbers (blast_id, idx, number, status) select ?, ord - 1, value, 'pending' from json_array_elements_text(?::json) with ordinality as t(value, ord)`,
   answer:
@@ -66,6 +68,7 @@ function params(userId: string) {
     ledgerTotal: [userId, -count],
     blast: [id, userId, input.message, count, count, at],
     blastCount: [userId],
+    blastTotal: [stripeOf(userId)],
     numbers: [id, numbersJson],
     answer: [input.body, userId, key],
   };
@@ -97,6 +100,7 @@ function runSqlite(): number {
     s.ledgerTotal.run(...p.ledgerTotal);
     s.blast.run(...p.blast);
     s.blastCount.run(...p.blastCount);
+    s.blastTotal.run(...p.blastTotal);
     s.numbersSqlite.run(...p.numbers);
     s.answer.run(...p.answer);
     commit.run();
@@ -141,6 +145,7 @@ async function runPostgres(): Promise<number> {
         await client.query(q('ledgerTotal', p.ledgerTotal));
         await client.query(q('blast', p.blast));
         await client.query(q('blastCount', p.blastCount));
+        await client.query(q('blastTotal', p.blastTotal));
         await client.query(q('numbersPostgres', p.numbers));
         await client.query(q('answer', p.answer));
         await client.query('commit');

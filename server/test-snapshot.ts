@@ -23,6 +23,8 @@ const TABLES: { [T in keyof Database]: (keyof Database[T] & string)[] } = {
   blast_counts: ['user_id', 'status'],
   point_request_counts: ['user_id', 'status'],
   ledger_totals: ['user_id', 'type'],
+  blast_totals: ['stripe', 'status'],
+  point_request_totals: ['stripe', 'status'],
 };
 
 export interface Snapshot {

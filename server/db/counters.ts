@@ -1,6 +1,7 @@
-// The summary counters (migration 002): changed inside the caller's transaction with every row
-// they count, read by lists and dashboards instead of counting whole tables per request.
-// One row per client and status (or type): no global row, so clients never contend for one.
+// The summary counters (migrations 002 and 004): changed inside the caller's transaction with
+// every row they count, read by lists and dashboards instead of counting whole tables per request.
+// One row per client and status (or type), and the all-clients totals in a few stripes: a client
+// adds to the stripe of its id, so clients seldom wait on one another's row.
 import type { Kysely, Transaction } from 'kysely';
 import type {
   BlastsTable,
@@ -11,6 +12,16 @@ import type {
 
 type Trx = Transaction<Database>;
 type Db = Kysely<Database>;
+
+/** Stripes of the all-clients totals: the admin's figures read at most this many rows a status. */
+export const STRIPES = 16;
+
+/** The stripe a client's changes go to (from the id's last hex digits; 0 for any other id). */
+export const stripeOf = (userId: string) => parseInt(userId.slice(-2), 16) % STRIPES || 0;
+
+/** Rows in status order, so two transactions on one stripe lock its rows in the same order. */
+const byStatus = <R extends { status: string }>(rows: R[]) =>
+  rows.sort((a, b) => (a.status < b.status ? -1 : 1));
 
 /** A blast of `userId` appeared (from null), changed status, or disappeared (to null). */
 export async function countBlast(
@@ -31,6 +42,24 @@ export async function countBlast(
       oc
         .columns(['user_id', 'status'])
         .doUpdateSet((eb) => ({ n: eb('blast_counts.n', '+', eb.ref('excluded.n')) })),
+    )
+    .execute();
+  await addBlastTotals(trx, stripeOf(userId), rows);
+}
+
+async function addBlastTotals(
+  trx: Trx,
+  stripe: number,
+  rows: { status: BlastsTable['status']; n: number }[],
+): Promise<void> {
+  if (rows.length === 0) return;
+  await trx
+    .insertInto('blast_totals')
+    .values(byStatus(rows.map(({ status, n }) => ({ stripe, status, n }))))
+    .onConflict((oc) =>
+      oc
+        .columns(['stripe', 'status'])
+        .doUpdateSet((eb) => ({ n: eb('blast_totals.n', '+', eb.ref('excluded.n')) })),
     )
     .execute();
 }
@@ -57,6 +86,56 @@ export async function countPointRequest(
       })),
     )
     .execute();
+  await addPointRequestTotals(trx, stripeOf(userId), rows);
+}
+
+async function addPointRequestTotals(
+  trx: Trx,
+  stripe: number,
+  rows: { status: PointRequestsTable['status']; n: number; points: number }[],
+): Promise<void> {
+  if (rows.length === 0) return;
+  await trx
+    .insertInto('point_request_totals')
+    .values(byStatus(rows.map(({ status, n, points }) => ({ stripe, status, n, points }))))
+    .onConflict((oc) =>
+      oc.columns(['stripe', 'status']).doUpdateSet((eb) => ({
+        n: eb('point_request_totals.n', '+', eb.ref('excluded.n')),
+        points: eb('point_request_totals.points', '+', eb.ref('excluded.points')),
+      })),
+    )
+    .execute();
+}
+
+/**
+ * A client is being deleted: its blasts and top-up requests leave the all-clients totals, and its
+ * own counter rows go (the caller deletes the rows they count in the same transaction).
+ */
+export async function dropClientCounters(trx: Trx, userId: string): Promise<void> {
+  const stripe = stripeOf(userId);
+  const blasts = await trx
+    .selectFrom('blast_counts')
+    .select(['status', 'n'])
+    .where('user_id', '=', userId)
+    .execute();
+  const requests = await trx
+    .selectFrom('point_request_counts')
+    .select(['status', 'n', 'points'])
+    .where('user_id', '=', userId)
+    .execute();
+  await addBlastTotals(
+    trx,
+    stripe,
+    blasts.map(({ status, n }) => ({ status, n: -Number(n) })),
+  );
+  await addPointRequestTotals(
+    trx,
+    stripe,
+    requests.map(({ status, n, points }) => ({ status, n: -Number(n), points: -Number(points) })),
+  );
+  for (const table of ['blast_counts', 'point_request_counts', 'ledger_totals'] as const) {
+    await trx.deleteFrom(table).where('user_id', '=', userId).execute();
+  }
 }
 
 /** One more ledger entry of `type` moving `delta` points. */
@@ -83,12 +162,14 @@ export async function blastCounts(
   db: Db,
   userId?: string,
 ): Promise<Record<BlastsTable['status'], number>> {
-  let query = db
-    .selectFrom('blast_counts')
-    .select((eb) => ['status', eb.fn.sum<number>('n').as('n')])
-    .groupBy('status');
-  if (userId) query = query.where('user_id', '=', userId);
-  const rows = await query.execute();
+  const rows = await (
+    userId
+      ? db.selectFrom('blast_counts').select(['status', 'n']).where('user_id', '=', userId)
+      : db
+          .selectFrom('blast_totals')
+          .select((eb) => ['status', eb.fn.sum<number>('n').as('n')])
+          .groupBy('status')
+  ).execute();
   const of = (status: BlastsTable['status']) =>
     Number(rows.find((r) => r.status === status)?.n ?? 0);
   return {
@@ -104,16 +185,21 @@ export async function pointRequestCounts(
   db: Db,
   userId?: string,
 ): Promise<Record<PointRequestsTable['status'], { n: number; points: number }>> {
-  let query = db
-    .selectFrom('point_request_counts')
-    .select((eb) => [
-      'status',
-      eb.fn.sum<number>('n').as('n'),
-      eb.fn.sum<number>('points').as('points'),
-    ])
-    .groupBy('status');
-  if (userId) query = query.where('user_id', '=', userId);
-  const rows = await query.execute();
+  const rows = await (
+    userId
+      ? db
+          .selectFrom('point_request_counts')
+          .select(['status', 'n', 'points'])
+          .where('user_id', '=', userId)
+      : db
+          .selectFrom('point_request_totals')
+          .select((eb) => [
+            'status',
+            eb.fn.sum<number>('n').as('n'),
+            eb.fn.sum<number>('points').as('points'),
+          ])
+          .groupBy('status')
+  ).execute();
   const of = (status: PointRequestsTable['status']) => {
     const row = rows.find((r) => r.status === status);
     return { n: Number(row?.n ?? 0), points: Number(row?.points ?? 0) };

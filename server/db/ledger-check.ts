@@ -87,7 +87,8 @@ const CHECKS: Check[] = [
     query: sql`select user_id, key, status_code from idempotency_keys where status_code <> 201`,
   },
   {
-    // Migration 002's counters, which the lists and dashboards show instead of counting rows.
+    // Migrations 002 and 004's counters, which the lists and dashboards show instead of counting
+    // rows (the all-clients totals as one row per status, user '*').
     invariant: 'summary counters equal the rows they count',
     query: sql`select 'blast_counts' as counter, g.user_id, g.status as kind, g.n as counted, coalesce(c.n, 0) as kept, 0 as counted_sum, 0 as kept_sum
       from (select user_id, status, count(*) as n from blasts group by user_id, status) g
@@ -106,7 +107,21 @@ const CHECKS: Check[] = [
       left join ledger_totals c on c.user_id = g.user_id and c.type = g.type
       where coalesce(c.n, 0) <> g.n or coalesce(c.total, 0) <> g.total
       union all select 'ledger_totals', c.user_id, c.type, 0, c.n, 0, c.total from ledger_totals c
-      where (c.n <> 0 or c.total <> 0) and not exists (select 1 from point_transactions t where t.user_id = c.user_id and t.type = c.type)`,
+      where (c.n <> 0 or c.total <> 0) and not exists (select 1 from point_transactions t where t.user_id = c.user_id and t.type = c.type)
+      union all select 'blast_totals', '*', s.status, coalesce(g.n, 0), s.n, 0, 0
+      from (select status, sum(n) as n from blast_totals group by status) s
+      left join (select status, count(*) as n from blasts group by status) g on g.status = s.status
+      where s.n <> coalesce(g.n, 0)
+      union all select 'blast_totals', '*', g.status, g.n, 0, 0, 0
+      from (select status, count(*) as n from blasts group by status) g
+      where not exists (select 1 from blast_totals s where s.status = g.status)
+      union all select 'point_request_totals', '*', s.status, coalesce(g.n, 0), s.n, coalesce(g.points, 0), s.points
+      from (select status, sum(n) as n, sum(points) as points from point_request_totals group by status) s
+      left join (select status, count(*) as n, sum(points_requested) as points from point_requests group by status) g on g.status = s.status
+      where s.n <> coalesce(g.n, 0) or s.points <> coalesce(g.points, 0)
+      union all select 'point_request_totals', '*', g.status, g.n, 0, g.points, 0
+      from (select status, count(*) as n, sum(points_requested) as points from point_requests group by status) g
+      where not exists (select 1 from point_request_totals s where s.status = g.status)`,
   },
   {
     invariant: 'no orphan rows',

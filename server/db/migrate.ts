@@ -5,11 +5,13 @@ import type { DbHandle } from './connection.ts';
 import * as initial from './migrations/001-initial.ts';
 import * as listSpeed from './migrations/002-list-speed.ts';
 import * as counterIndexes from './migrations/003-counter-indexes.ts';
+import * as globalTotals from './migrations/004-global-totals.ts';
 
 export const MIGRATIONS: [string, typeof initial][] = [
   ['001-initial', initial],
   ['002-list-speed', listSpeed],
   ['003-counter-indexes', counterIndexes],
+  ['004-global-totals', globalTotals],
 ];
 
 /** Applies `migrations` (all of them unless a test asks for the first few). */

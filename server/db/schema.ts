@@ -152,6 +152,24 @@ export interface PointRequestCountsTable {
   points: number;
 }
 
+/**
+ * The same blasts summed over all clients, spread over a few stripes (a client's changes go to
+ * its own stripe), so the admin's figures read a few rows and no single row is every client's.
+ */
+export interface BlastTotalsTable {
+  stripe: number;
+  status: BlastsTable['status'];
+  n: number;
+}
+
+/** The top-up request counters summed over all clients, striped as blast_totals. */
+export interface PointRequestTotalsTable {
+  stripe: number;
+  status: PointRequestsTable['status'];
+  n: number;
+  points: number;
+}
+
 /** Ledger entries and their sum per client and type, kept by applyPoints. */
 export interface LedgerTotalsTable {
   user_id: string;
@@ -182,5 +200,7 @@ export interface Database {
   blast_counts: BlastCountsTable;
   point_request_counts: PointRequestCountsTable;
   ledger_totals: LedgerTotalsTable;
+  blast_totals: BlastTotalsTable;
+  point_request_totals: PointRequestTotalsTable;
   sebar_migrations: MigrationsTable;
 }

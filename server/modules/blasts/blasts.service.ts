@@ -83,41 +83,40 @@ function blastsQuery(db: DbHandle['db']) {
 }
 
 /**
- * The blasts with their numbers, read as one row per blast (the numbers and the statuses each
- * joined in index order) rather than one row per number: a page of five 500-number blasts is
- * five rows, not 2,500. Numbers are digits and statuses words, so a comma separates them safely.
+ * The blasts `page` selects, newest first, each with its numbers and its statuses joined in index
+ * order by the same query: one round trip for a page, and one row per blast rather than one per
+ * number (a page of five 500-number blasts is five rows, not 2,500). The lists are made for the
+ * page's rows only, outside its window. Numbers are digits and statuses words, so a comma
+ * separates them safely.
  */
-async function withNumbers({ db, engine }: DbHandle, rows: BlastRow[]): Promise<Blast[]> {
-  if (rows.length === 0) return [];
-  const joined = await db
-    .selectFrom('blast_numbers')
-    .select([
-      'blast_id',
-      orderedList(engine, 'number', 'idx').as('numbers'),
-      orderedList(engine, 'status', 'idx').as('statuses'),
-    ])
-    .where(
-      'blast_id',
-      'in',
-      rows.map((r) => r.id),
-    )
-    .groupBy('blast_id')
+async function withNumbers(
+  { db, engine }: DbHandle,
+  page: ReturnType<typeof blastsQuery>,
+): Promise<Blast[]> {
+  const rows = await db
+    .selectFrom(page.as('p'))
+    .selectAll('p')
+    .select((eb) => {
+      const list = (column: 'number' | 'status') =>
+        eb
+          .selectFrom('blast_numbers as n')
+          .whereRef('n.blast_id', '=', 'p.id')
+          .select(orderedList(engine, `n.${column}`, 'n.idx').as('list'));
+      return [list('number').as('numbers'), list('status').as('statuses')];
+    })
+    .orderBy('p.created_at', 'desc')
+    .orderBy('p.id', 'desc')
     .execute();
-  const byBlast = new Map(joined.map((j) => [j.blast_id, j]));
-  const split = (list: string | undefined) => (list ? list.split(',') : []);
-  return rows.map((row) => {
-    const found = byBlast.get(row.id);
-    return toBlast(row, split(found?.numbers), split(found?.statuses) as NumberStatus[]);
-  });
+  const split = (joined: string | null) => (joined ? joined.split(',') : []);
+  return rows.map((row) => toBlast(row, split(row.numbers), split(row.statuses) as NumberStatus[]));
 }
 
 export async function getBlast(database: DbHandle, id: string, ownerId?: string): Promise<Blast> {
   let query = blastsQuery(database.db).where('b.id', '=', id);
   if (ownerId) query = query.where('b.user_id', '=', ownerId);
-  const row = await query.executeTakeFirst();
-  if (!row) throw notFound('Blast request');
-  const [blast] = await withNumbers(database, [row]);
-  return blast!;
+  const [blast] = await withNumbers(database, query);
+  if (!blast) throw notFound('Blast request');
+  return blast;
 }
 
 export async function listBlasts(
@@ -129,15 +128,12 @@ export async function listBlasts(
   let items = blastsQuery(db);
   if (filter.userId) items = items.where('b.user_id', '=', filter.userId);
   if (filter.status) items = items.where('b.status', '=', filter.status);
-  const read = async ({ reverse, offset, limit }: ReturnType<typeof pageWindow>) => {
+  const read = ({ reverse, offset, limit }: ReturnType<typeof pageWindow>) => {
     const order = reverse ? 'asc' : 'desc';
-    const rows = await items
-      .orderBy('b.created_at', order)
-      .orderBy('b.id', order)
-      .limit(limit)
-      .offset(offset)
-      .execute();
-    return reverse ? rows.reverse() : rows;
+    return withNumbers(
+      database,
+      items.orderBy('b.created_at', order).orderBy('b.id', order).limit(limit).offset(offset),
+    );
   };
   // The first page is the newest rows whatever the total, so it is read alongside the counts.
   const [counts, firstPage] = await Promise.all([
@@ -154,7 +150,7 @@ export async function listBlasts(
     firstPage ??
     (await read(pageWindow(page, page_size, filter.status ? summary[filter.status] : total)));
   return {
-    items: await withNumbers(database, rows),
+    items: rows,
     total: filter.status ? summary[filter.status] : total,
     page,
     page_size,

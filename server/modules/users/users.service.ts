@@ -4,7 +4,7 @@ import type { User } from '../../../common/auth.ts';
 import type { PageQuery } from '../../../common/pagination.ts';
 import type { ChangePassword, CreateUser, UpdateUser, UserPage } from '../../../common/users.ts';
 import { forUpdate, now, type DbHandle, transact } from '../../db/connection.ts';
-import { pageWindow } from '../../db/counters.ts';
+import { dropClientCounters, pageWindow } from '../../db/counters.ts';
 import type { UsersTable } from '../../db/schema.ts';
 import { hashPassword, type AuthUser } from '../../plugins/auth.ts';
 import { conflict, notFound } from '../../plugins/errors.ts';
@@ -251,12 +251,10 @@ export async function deleteClient(
       'blasts',
       'point_requests',
       'idempotency_keys',
-      'blast_counts',
-      'point_request_counts',
-      'ledger_totals',
     ] as const) {
       await trx.deleteFrom(table).where('user_id', '=', id).execute();
     }
+    await dropClientCounters(trx, id);
     await trx.deleteFrom('users').where('id', '=', id).execute();
     const images = await trx
       .deleteFrom('uploads')
