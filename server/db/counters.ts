@@ -244,3 +244,27 @@ export function pageWindow(
   }
   return { reverse: true, offset: total - end, limit: end - start };
 }
+
+/**
+ * The ids of a page window of blasts or top-up requests, newest first, filtered by client and
+ * status: read from a covering index alone (created_at, id, after the filter's column), so the
+ * OFFSET of a middle page skips index entries, not rows. Callers read those rows by id.
+ */
+export function windowIds(
+  db: Db,
+  table: 'blasts' | 'point_requests',
+  filter: { userId?: string; status?: string },
+  { reverse, offset, limit }: ReturnType<typeof pageWindow>,
+) {
+  const order = reverse ? 'asc' : 'desc';
+  let ids = (db as Kysely<Pick<Database, 'blasts'>>)
+    .selectFrom(table as 'blasts')
+    .select('id')
+    .orderBy('created_at', order)
+    .orderBy('id', order)
+    .limit(limit)
+    .offset(offset);
+  if (filter.userId) ids = ids.where('user_id', '=', filter.userId);
+  if (filter.status) ids = ids.where('status', '=', filter.status as BlastsTable['status']);
+  return ids;
+}

@@ -22,7 +22,7 @@ import {
   type DbHandle,
   transact,
 } from '../../db/connection.ts';
-import { blastCounts, countBlast, pageWindow } from '../../db/counters.ts';
+import { blastCounts, countBlast, pageWindow, windowIds } from '../../db/counters.ts';
 import type { BlastsTable, Database } from '../../db/schema.ts';
 import { conflict, HttpError, notFound } from '../../plugins/errors.ts';
 import { recordAudit } from '../audit/audit.service.ts';
@@ -125,16 +125,11 @@ export async function listBlasts(
   filter: { userId?: string; status?: BlastStatus },
 ): Promise<BlastPage> {
   const { db } = database;
-  let items = blastsQuery(db);
-  if (filter.userId) items = items.where('b.user_id', '=', filter.userId);
-  if (filter.status) items = items.where('b.status', '=', filter.status);
-  const read = ({ reverse, offset, limit }: ReturnType<typeof pageWindow>) => {
-    const order = reverse ? 'asc' : 'desc';
-    return withNumbers(
+  const read = (window: ReturnType<typeof pageWindow>) =>
+    withNumbers(
       database,
-      items.orderBy('b.created_at', order).orderBy('b.id', order).limit(limit).offset(offset),
+      blastsQuery(db).where('b.id', 'in', windowIds(db, 'blasts', filter, window)),
     );
-  };
   // The first page is the newest rows whatever the total, so it is read alongside the counts.
   const [counts, firstPage] = await Promise.all([
     blastCounts(db, filter.userId),

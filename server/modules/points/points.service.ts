@@ -16,6 +16,7 @@ import {
   ledgerTotals,
   pageWindow,
   pointRequestCounts,
+  windowIds,
 } from '../../db/counters.ts';
 import type { PointTransactionsTable } from '../../db/schema.ts';
 import { conflict, HttpError, notFound } from '../../plugins/errors.ts';
@@ -90,19 +91,12 @@ export async function listPointRequests(
   { page, page_size }: PageQuery,
   filter: { userId?: string; status?: PointRequestStatus },
 ): Promise<PointRequestPage> {
-  let items = requestsQuery(database);
-  if (filter.userId) items = items.where('r.user_id', '=', filter.userId);
-  if (filter.status) items = items.where('r.status', '=', filter.status);
-  const read = async ({ reverse, offset, limit }: ReturnType<typeof pageWindow>) => {
-    const order = reverse ? 'asc' : 'desc';
-    const rows = await items
-      .orderBy('r.created_at', order)
-      .orderBy('r.id', order)
-      .limit(limit)
-      .offset(offset)
+  const read = (window: ReturnType<typeof pageWindow>) =>
+    requestsQuery(database)
+      .where('r.id', 'in', windowIds(database.db, 'point_requests', filter, window))
+      .orderBy('r.created_at', 'desc')
+      .orderBy('r.id', 'desc')
       .execute();
-    return reverse ? rows.reverse() : rows;
-  };
   // The first page is the newest rows whatever the total, so it is read alongside the counts.
   const [counts, firstPage] = await Promise.all([
     pointRequestCounts(database.db, filter.userId),
