@@ -1,7 +1,7 @@
 // How the app's code arrives: a signed-in screen's chunks are asked for together (none waits for
 // another to run), screens without a form get neither zod nor the form library, and a screen's
 // chunk downloads as soon as a link to it is pointed at; every chunk asks V8 to compile it while it
-// downloads.
+// downloads; the first screen's data is asked for alongside its code.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ADMIN, shellTitle, signIn, startE2E, type E2E, type Page } from './helpers.ts';
 
@@ -73,6 +73,29 @@ describe('a signed-in screen', () => {
       expect.arrayContaining(['zod', 'forms']),
     );
     await adminPage.context().close();
+  });
+
+  it("asks for the dashboard's figures and the user while the screen's code downloads, once each", async () => {
+    const page = await signedIn(ADMIN.email, ADMIN.password);
+    const asked: string[] = [];
+    page.on('request', (request) => {
+      const path = new URL(request.url()).pathname;
+      if (path.startsWith('/api/')) asked.push(path);
+    });
+    const held: (() => Promise<void>)[] = [];
+    await page.route(/\/assets\/dashboard-[\w-]+\.js$/, (route) => {
+      held.push(() => route.continue());
+    });
+    await page.goto(`${e2e.url}/`, { waitUntil: 'commit' });
+    // The screen cannot have asked: its code is held back.
+    await expect.poll(() => asked.toSorted()).toEqual(['/api/admin/dashboard', '/api/auth/me']);
+    await expect.poll(() => held.length).toBe(1);
+    await held[0]!();
+    await page.getByRole('heading', { name: /Selamat datang/ }).waitFor();
+    await page.getByText('Total Klien').waitFor();
+    await page.waitForLoadState('networkidle');
+    expect(asked.toSorted()).toEqual(['/api/admin/dashboard', '/api/auth/me']);
+    await page.context().close();
   });
 
   it("sends every script with V8's compile hint on its first line", async () => {

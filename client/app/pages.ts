@@ -26,6 +26,17 @@ export const CLIENT_PAGES: Record<ClientPath, ModuleLoad> = {
   '/point-history': () => import('./client-area/pages/point-history.tsx'),
 };
 
+/**
+ * What the first screen asks the server for at once, fetched at start-up alongside its code
+ * (api-client.ts's startEarly): both shells read the signed-in user, the dashboards their figures.
+ */
+export function earlyData(role: Role, pathname: string): string[] {
+  const admin = role === 'super_admin';
+  const page = pageKey(admin ? ADMIN_PAGES : CLIENT_PAGES, pathname) ?? '/';
+  if (page !== '/') return ['/auth/me'];
+  return ['/auth/me', admin ? '/admin/dashboard' : '/client/dashboard'];
+}
+
 const loadArea = () => import('./signed-in.tsx');
 export const loadAdminShell: ModuleLoad = () => import('./admin/admin-shell.tsx');
 export const loadClientShell: ModuleLoad = () => import('./client-area/client-shell.tsx');
