@@ -1,7 +1,7 @@
 // `npm run bench`: Sebar's figures on SQLite and PostgreSQL at production size, each as a ratio
 // to a baseline measured in the same run, printed as a table and saved to bench/results.json.
 // Env: SCALE (1 = production size), BENCH_ENGINES (sqlite,postgres), BENCH_SECONDS (10),
-// BENCH_SAMPLES (300), BENCH_ROUNDS (3), BENCH_BROWSER (1; 0 skips the browser figures), BENCH_KEEP (keep the
+// BENCH_SAMPLES (300), BENCH_ROUNDS (5), BENCH_BROWSER (1; 0 skips the browser figures), BENCH_KEEP (keep the
 // PostgreSQL schema), BENCH_DATABASE_URL, BENCH_PIN (1; 0 leaves the processes unpinned).
 import { spawn, spawnSync, type ChildProcess, type SpawnOptions } from 'node:child_process';
 import fs from 'node:fs';
@@ -29,7 +29,7 @@ const ROOT = path.resolve(import.meta.dirname, '..');
 const SCALE = Number(process.env.SCALE ?? 1);
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
 const SAMPLES = Number(process.env.BENCH_SAMPLES ?? 300);
-const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
+const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 5);
 const ENGINES = (process.env.BENCH_ENGINES ?? 'sqlite,postgres').split(',') as Engine[];
 const PG_URL = process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
 const PG_SCHEMA = 'bench_run';
