@@ -35,16 +35,18 @@ const PG_URL = process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:
 const PG_SCHEMA = 'bench_run';
 const WORK = path.join(ROOT, '.tmp', 'bench');
 const SERVER_BUNDLE = path.join(WORK, 'server', 'main.js');
-/** The variables package.json's serve script (which npm start runs) sets before `node`. */
-const SERVE_ENV = Object.fromEntries(
-  [
-    ...(
-      JSON.parse(fs.readFileSync(path.join(ROOT, 'package.json'), 'utf8')) as {
-        scripts: { serve: string };
-      }
-    ).scripts.serve.matchAll(/(?:^|\s)(\w+)=(\S+)(?=\s)/g),
-  ].map(([, name, value]) => [name!, value!]),
-);
+/** The `NAME=value` assignments that lead package.json's serve script (which npm start runs). */
+function serveEnv(): Record<string, string> {
+  const pkg = JSON.parse(fs.readFileSync(path.join(ROOT, 'package.json'), 'utf8')) as {
+    scripts: { serve: string };
+  };
+  const env: Record<string, string> = {};
+  let script = pkg.scripts.serve;
+  for (let m; (m = /^(\w+)=(\S+)\s+/.exec(script)); script = script.slice(m[0].length)) {
+    env[m[1]!] = m[2]!;
+  }
+  return env;
+}
 const COMMAND = `SCALE=${SCALE} npm run bench`;
 const JWT_SECRET = 'bench-jwt-secret-0123456789abcdef0123456789';
 const CONNECTIONS = 50;
@@ -271,7 +273,7 @@ async function startServer(env: Record<string, string>): Promise<Server> {
     cwd: ROOT,
     env: {
       ...process.env,
-      ...SERVE_ENV,
+      ...serveEnv(),
       ...env,
       PORT: String(port),
       HOST: '127.0.0.1',
