@@ -78,6 +78,39 @@ describe('the header balance', () => {
   });
 });
 
+describe('the header balance, with a read under way', () => {
+  it('is read again when the tab comes back while an older read is still out', async () => {
+    const client = await e2e.server.createClient();
+    await setPoints(e2e.server, client, 10);
+    const page = await signedIn(client, '/contacts');
+    await expectShellBalance(page, 10);
+    // The next read of the balance leaves now and answers 10, but only after the change below.
+    let release = () => {};
+    const held = new Promise<void>((resolve) => (release = resolve));
+    let sent = () => {};
+    const oldSent = new Promise<void>((resolve) => (sent = resolve));
+    let first = true;
+    await page.route('**/api/auth/me', async (route) => {
+      if (!first) return route.continue();
+      first = false;
+      const old = await route.fetch();
+      sent();
+      await held;
+      await route.fulfill({ response: old }).catch(() => {}); // the page may have given up on it
+    });
+    await page
+      .getByRole('navigation', { name: 'Menu klien' })
+      .getByRole('link', { name: 'Hasil Blast' })
+      .click();
+    await oldSent;
+    await setPoints(e2e.server, client, 80);
+    await page.evaluate(() => document.dispatchEvent(new Event('visibilitychange')));
+    release();
+    await expectShellBalance(page, 80);
+    await page.context().close();
+  });
+});
+
 describe('the header balance, on a screen left open', () => {
   it('is read again every 30 seconds while the tab is shown', async () => {
     const client = await e2e.server.createClient();

@@ -25,17 +25,14 @@ const preload = (pathname: string) => preloadPage(CLIENT_PAGES, pathname);
 /**
  * Re-reads the balance (['me']) when the client moves to another screen, comes back to the tab,
  * and every 30 seconds while the tab is shown: an admin's approval, refund or edit happens
- * elsewhere, and the shell stays mounted across screens. A read already under way (a blast's own
- * refresh, the first load) is not repeated.
+ * elsewhere, and the shell stays mounted across screens. A read already under way is cancelled and
+ * sent again: it left before the event, so its answer may predate the change the client came for.
  */
 function useFreshBalance(pathname: string) {
   const queryClient = useQueryClient();
   const shownPath = useRef(pathname);
   useEffect(() => {
-    const refresh = () => {
-      if (queryClient.getQueryState(meQueryKey)?.fetchStatus === 'fetching') return;
-      void queryClient.invalidateQueries({ queryKey: meQueryKey });
-    };
+    const refresh = () => void queryClient.invalidateQueries({ queryKey: meQueryKey });
     if (shownPath.current !== pathname) {
       shownPath.current = pathname;
       refresh();
