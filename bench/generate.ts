@@ -11,6 +11,7 @@ import { checkLedger } from '../server/db/ledger-check.ts';
 import { migrate } from '../server/db/migrate.ts';
 import { fillCounters } from '../server/db/migrations/002-list-speed.ts';
 import { fillTotals } from '../server/db/migrations/004-global-totals.ts';
+import { fillMonths } from '../server/db/migrations/005-blast-months.ts';
 import { hashPassword } from '../server/plugins/auth.ts';
 import { ensureAdmin } from '../server/modules/users/users.service.ts';
 
@@ -660,6 +661,7 @@ export async function generate(
     // The loaders bypass the services, so the summary counters are computed once from the rows.
     await fillCounters(handle.db);
     await fillTotals(handle.db);
+    await fillMonths(handle.db);
     if (target.engine === 'postgres') await sql`analyze`.execute(handle.db);
     const violations = await checkLedger(handle.db);
     if (violations.length > 0) {

@@ -1,12 +1,13 @@
 // The database's limit for blast creation: the raw driver running the same statements as
 // POST /api/client/blast-requests (idempotency claim, balance read, conditional debit, ledger
-// entry and its total, blast row and its counts, the per-number rows from one JSON parameter,
-// the stored answer), with prepared statements and no HTTP, validation or query builder.
+// entry and its total, blast row and its counts (client, stripe, month), the per-number rows
+// from one JSON parameter, the stored answer), with prepared statements and no HTTP, validation
+// or query builder.
 // Input: BENCH_RAW (JSON of RawInput). Prints {rate} (blasts per second).
 import crypto from 'node:crypto';
 import SQLite from 'better-sqlite3';
 import pg from 'pg';
-import { stripeOf } from '../server/db/counters.ts';
+import { monthOf, stripeOf } from '../server/db/counters.ts';
 
 export interface RawInput {
   engine: 'sqlite' | 'postgres';
@@ -40,6 +41,7 @@ const SQL = {
   blast: `insert into blasts (id, user_id, message, image_url, total_numbers, status, successful_count, failed_count, no_wa_count, refund_points, points_used, admin_notes, created_at, processed_at) values (?, ?, ?, null, ?, 'pending', 0, 0, 0, 0, ?, null, ?, null)`,
   blastCount: `insert into blast_counts (user_id, status, n) values (?, 'pending', 1) on conflict (user_id, status) do update set n = blast_counts.n + excluded.n`,
   blastTotal: `insert into blast_totals (stripe, status, n) values (?, 'pending', 1) on conflict (stripe, status) do update set n = blast_totals.n + excluded.n`,
+  blastMonth: `insert into blast_months (month, status, stripe, n) values (?, 'pending', ?, 1) on conflict (month, status, stripe) do update set n = blast_months.n + excluded.n`,
   numbersSqlite: `insert into blast_numbers (blast_id, idx, number, status) select ?, key, value, 'pending' from json_each(?)`,
   numbersPostgres: `insert into blast_numbers (blast_id, idx, number, status) select ?, ord - 1, value, 'pending' from json_array_elements_text(?::json) with ordinality as t(value, ord)`,
   answer:
@@ -69,6 +71,7 @@ function params(userId: string) {
     blast: [id, userId, input.message, count, count, at],
     blastCount: [userId],
     blastTotal: [stripeOf(userId)],
+    blastMonth: [monthOf(at), stripeOf(userId)],
     numbers: [id, numbersJson],
     answer: [input.body, userId, key],
   };
@@ -101,6 +104,7 @@ function runSqlite(): number {
     s.blast.run(...p.blast);
     s.blastCount.run(...p.blastCount);
     s.blastTotal.run(...p.blastTotal);
+    s.blastMonth.run(...p.blastMonth);
     s.numbersSqlite.run(...p.numbers);
     s.answer.run(...p.answer);
     commit.run();
@@ -146,6 +150,7 @@ async function runPostgres(): Promise<number> {
         await client.query(q('blast', p.blast));
         await client.query(q('blastCount', p.blastCount));
         await client.query(q('blastTotal', p.blastTotal));
+        await client.query(q('blastMonth', p.blastMonth));
         await client.query(q('numbersPostgres', p.numbers));
         await client.query(q('answer', p.answer));
         await client.query('commit');

@@ -2,6 +2,9 @@
 // once, newest first, whether a page is read from the front, from the back or from the middle
 // (the ids of its window come from an index, then the rows by id), with or without a filter.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { deepPages } from './db/counters.ts';
+import { checkLedger } from './db/ledger-check.ts';
+import { fillMonths } from './db/migrations/005-blast-months.ts';
 import { startServer, type TestServer } from './test-helpers.ts';
 
 let server: TestServer;
@@ -139,5 +142,57 @@ describe('numbered pages', () => {
     expect(answer.status).toBe(200);
     expect(answer.body.items).toEqual([]);
     expect(answer.body.total).toBe(13);
+  });
+});
+
+describe('deep pages of the admin blast list', () => {
+  // Every page past the first starts at its month here (the server does so from 2,000 rows on).
+  const from = deepPages.from;
+  beforeAll(async () => {
+    deepPages.from = 1;
+    // The thirteen blasts spread over five months, across a new year and the last instant of a
+    // month, some months holding several; the months recounted as migration 005 does.
+    const at = [
+      '2025-10-03T08:00:00.000Z',
+      '2025-11-30T23:59:59.999Z',
+      '2025-12-01T00:00:00.000Z',
+      '2025-12-01T00:00:00.000Z',
+      '2025-12-31T23:59:59.999Z',
+      '2026-01-01T00:00:00.000Z',
+      '2026-01-01T00:00:00.001Z',
+      '2026-01-15T12:00:00.000Z',
+      '2026-01-31T10:00:00.000Z',
+      '2026-02-02T09:00:00.000Z',
+      '2026-02-02T09:00:00.000Z',
+      '2026-02-27T09:00:00.000Z',
+      '2026-02-28T09:00:00.000Z',
+    ];
+    const db = server.database.db;
+    const ids = await newestFirst('blasts');
+    for (const [i, id] of ids.entries()) {
+      await db.updateTable('blasts').set({ created_at: at[i]! }).where('id', '=', id).execute();
+    }
+    await fillMonths(db);
+    expect(await checkLedger(db)).toEqual([]);
+  });
+  afterAll(() => {
+    deepPages.from = from;
+  });
+
+  it('give every row once, newest first, at every page size, skipping whole months', async () => {
+    const token = server.adminToken;
+    for (const status of [undefined, 'completed', 'pending']) {
+      const url = `/api/admin/blast-requests${status ? `?status=${status}` : ''}`;
+      const expected = await newestFirst('blasts', { status });
+      for (const size of [1, 2, 3, 4, 5, 7]) {
+        const { ids, totals } = await walk(url, token, size);
+        expect({ url, size, ids, totals }).toEqual({
+          url,
+          size,
+          ids: expected,
+          totals: [expected.length],
+        });
+      }
+    }
   });
 });

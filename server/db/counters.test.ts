@@ -1,6 +1,6 @@
-// The all-clients totals (migration 004): the admin's figures follow every change of every client,
-// from rows spread over stripes, and a database that had only the per-client counters gets them
-// filled in by the migration.
+// The all-clients totals (migration 004) and their months (005): the admin's figures follow every
+// change of every client, from rows spread over stripes, and a database that had only the
+// per-client counters, or no months, gets them filled in by the migration.
 import crypto from 'node:crypto';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -8,6 +8,7 @@ import { startServer, freshDatabase, type TestServer } from '../test-helpers.ts'
 import { stripeOf, STRIPES } from './counters.ts';
 import { checkLedger } from './ledger-check.ts';
 import { migrate, MIGRATIONS } from './migrate.ts';
+import { fillMonths } from './migrations/005-blast-months.ts';
 
 let server: TestServer;
 beforeAll(async () => {
@@ -152,6 +153,67 @@ describe('all-clients totals', () => {
       db,
     );
     expect(await checkLedger(db)).toEqual([]);
+    // A month that counts one blast too many, then one kept under a month it was not created in.
+    await sql`update blast_months set n = n + 1 where month = (select min(month) from blast_months)`.execute(
+      db,
+    );
+    expect((await checkLedger(db)).map((v) => v.invariant)).toContain(
+      'summary counters equal the rows they count',
+    );
+    await sql`update blast_months set n = n - 1 where month = (select min(month) from blast_months)`.execute(
+      db,
+    );
+    await sql`update blast_months set month = '1999-01' where month = (select min(month) from blast_months)`.execute(
+      db,
+    );
+    expect((await checkLedger(db)).map((v) => v.invariant)).toContain(
+      'summary counters equal the rows they count',
+    );
+    await fillMonths(db);
+    expect(await checkLedger(db)).toEqual([]);
+  });
+
+  it("counts each blast in its creation month, and a deleted client's blasts leave their months", async () => {
+    const { api, adminToken: token } = server;
+    const doomed = await client();
+    const kept = await client();
+    const old = (await blast(doomed.token, 2)).body;
+    await blast(doomed.token, 1);
+    const mine = (await blast(kept.token, 1)).body;
+    // As if the first blast had been sent in an earlier month (the months recounted as migration
+    // 005 does), then its result and the deletion of its client are counted in that month.
+    await server.database.db
+      .updateTable('blasts')
+      .set({ created_at: '2024-02-29T23:59:59.999Z' })
+      .where('id', '=', old.id)
+      .execute();
+    await fillMonths(server.database.db);
+    await api('POST', `/api/admin/blast-requests/${old.id}/result`, {
+      token,
+      body: { successful_count: 2, failed_count: 0, no_wa_count: 0, admin_notes: null },
+    });
+    await api('POST', `/api/client/blast-requests/${mine.id}/cancel`, { token: kept.token });
+    const months = async () =>
+      (
+        await server.database.db
+          .selectFrom('blast_months')
+          .select((eb) => ['month', 'status', eb.fn.sum<number>('n').as('n')])
+          .where('month', '=', '2024-02')
+          .groupBy(['month', 'status'])
+          .orderBy('status')
+          .execute()
+      ).map((r) => [r.month, r.status, Number(r.n)]);
+    expect(await months()).toEqual([
+      ['2024-02', 'completed', 1],
+      ['2024-02', 'pending', 0],
+    ]);
+    expect(await checkLedger(server.database.db)).toEqual([]);
+    expect((await api('DELETE', `/api/admin/users/${doomed.user.id}`, { token })).status).toBe(200);
+    expect(await months()).toEqual([
+      ['2024-02', 'completed', 0],
+      ['2024-02', 'pending', 0],
+    ]);
+    expect(await checkLedger(server.database.db)).toEqual([]);
   });
 
   it('stripes a client by its id, within the stripes that exist', () => {
@@ -204,7 +266,7 @@ describe('migration 004', () => {
           { user_id: 'u2', status: 'pending', n: 2, points: 30 },
         ])
         .execute();
-      expect(await migrate(fresh.handle)).toEqual(['004-global-totals']);
+      expect(await migrate(fresh.handle, MIGRATIONS.slice(0, 4))).toEqual(['004-global-totals']);
       const blasts = await db.selectFrom('blast_totals').selectAll().orderBy('status').execute();
       expect(blasts.map((r) => [r.status, Number(r.n)])).toEqual([
         ['completed', 4],
@@ -213,6 +275,75 @@ describe('migration 004', () => {
       const requests = await db.selectFrom('point_request_totals').selectAll().execute();
       expect(requests.map((r) => [r.status, Number(r.n), Number(r.points)])).toEqual([
         ['pending', 3, 40],
+      ]);
+    } finally {
+      await fresh.handle.close();
+      await fresh.drop();
+    }
+  });
+});
+
+describe('migration 005', () => {
+  it("fills the months' counts from the blasts of an existing database", async () => {
+    const fresh = await freshDatabase();
+    try {
+      const db = fresh.handle.db;
+      await migrate(fresh.handle, MIGRATIONS.slice(0, 4));
+      const at = '2025-12-31T23:59:59.999Z';
+      await db
+        .insertInto('users')
+        .values({
+          id: 'u1',
+          username: 'u1',
+          email: 'u1@sebar.test',
+          password_hash: 'x',
+          role: 'client',
+          points: 0,
+          ledger_seq: 0,
+          is_active: 1,
+          token_version: 0,
+          created_at: at,
+          updated_at: at,
+        })
+        .execute();
+      const sent = [
+        ['2025-12-01T00:00:00.000Z', 'completed'],
+        [at, 'pending'],
+        [at, 'completed'],
+        ['2026-01-01T00:00:00.000Z', 'pending'],
+      ] as const;
+      await db
+        .insertInto('blasts')
+        .values(
+          sent.map(([created_at, status]) => ({
+            id: crypto.randomUUID(),
+            user_id: 'u1',
+            message: 'Halo',
+            image_url: null,
+            total_numbers: 1,
+            status,
+            successful_count: 0,
+            failed_count: 0,
+            no_wa_count: 0,
+            refund_points: 0,
+            points_used: 1,
+            admin_notes: null,
+            created_at,
+            processed_at: null,
+          })),
+        )
+        .execute();
+      expect(await migrate(fresh.handle)).toEqual(['005-blast-months']);
+      const months = await db
+        .selectFrom('blast_months')
+        .selectAll()
+        .orderBy('month')
+        .orderBy('status')
+        .execute();
+      expect(months.map((r) => [r.month, r.status, r.stripe, Number(r.n)])).toEqual([
+        ['2025-12', 'completed', 0, 2],
+        ['2025-12', 'pending', 0, 1],
+        ['2026-01', 'pending', 0, 1],
       ]);
     } finally {
       await fresh.handle.close();

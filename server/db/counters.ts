@@ -23,17 +23,21 @@ export const stripeOf = (userId: string) => parseInt(userId.slice(-2), 16) % STR
 const byStatus = <R extends { status: string }>(rows: R[]) =>
   rows.sort((a, b) => (a.status < b.status ? -1 : 1));
 
-/** A blast of `userId` appeared (from null), changed status, or disappeared (to null). */
+/** The month blast_months counts a blast in: its created_at's 'YYYY-MM' (UTC, ISO text). */
+export const monthOf = (createdAt: string) => createdAt.slice(0, 7);
+
+/** The `blast` appeared (from null) or changed status. */
 export async function countBlast(
   trx: Trx,
-  userId: string,
+  blast: Pick<BlastsTable, 'user_id' | 'created_at'>,
   from: BlastsTable['status'] | null,
-  to: BlastsTable['status'] | null,
+  to: BlastsTable['status'],
 ): Promise<void> {
   if (from === to) return;
+  const userId = blast.user_id;
   const rows = [
     ...(from ? [{ user_id: userId, status: from, n: -1 }] : []),
-    ...(to ? [{ user_id: userId, status: to, n: 1 }] : []),
+    { user_id: userId, status: to, n: 1 },
   ];
   await trx
     .insertInto('blast_counts')
@@ -44,22 +48,45 @@ export async function countBlast(
         .doUpdateSet((eb) => ({ n: eb('blast_counts.n', '+', eb.ref('excluded.n')) })),
     )
     .execute();
-  await addBlastTotals(trx, stripeOf(userId), rows);
+  const month = monthOf(blast.created_at);
+  await addBlastTotals(
+    trx,
+    stripeOf(userId),
+    rows.map(({ status, n }) => ({ month, status, n })),
+  );
 }
 
+/** Adds blasts of one stripe to the all-clients totals and to their months' counts. */
 async function addBlastTotals(
   trx: Trx,
   stripe: number,
-  rows: { status: BlastsTable['status']; n: number }[],
+  rows: { month: string; status: BlastsTable['status']; n: number }[],
 ): Promise<void> {
-  if (rows.length === 0) return;
+  const totals = new Map<BlastsTable['status'], number>();
+  for (const { status, n } of rows) totals.set(status, (totals.get(status) ?? 0) + n);
+  if (totals.size === 0) return;
   await trx
     .insertInto('blast_totals')
-    .values(byStatus(rows.map(({ status, n }) => ({ stripe, status, n }))))
+    .values(byStatus([...totals].map(([status, n]) => ({ stripe, status, n }))))
     .onConflict((oc) =>
       oc
         .columns(['stripe', 'status'])
         .doUpdateSet((eb) => ({ n: eb('blast_totals.n', '+', eb.ref('excluded.n')) })),
+    )
+    .execute();
+  // In key order (month, status), so two transactions on one stripe lock its rows alike.
+  const months = rows
+    .map(({ month, status, n }) => ({ month, status, stripe, n }))
+    .sort((a, b) =>
+      a.month === b.month ? (a.status < b.status ? -1 : 1) : a.month < b.month ? -1 : 1,
+    );
+  await trx
+    .insertInto('blast_months')
+    .values(months)
+    .onConflict((oc) =>
+      oc
+        .columns(['month', 'status', 'stripe'])
+        .doUpdateSet((eb) => ({ n: eb('blast_months.n', '+', eb.ref('excluded.n')) })),
     )
     .execute();
 }
@@ -109,14 +136,19 @@ async function addPointRequestTotals(
 
 /**
  * A client is being deleted: its blasts and top-up requests leave the all-clients totals, and its
- * own counter rows go (the caller deletes the rows they count in the same transaction).
+ * own counter rows go. Called before the caller deletes the rows they count, in one transaction.
  */
 export async function dropClientCounters(trx: Trx, userId: string): Promise<void> {
   const stripe = stripeOf(userId);
   const blasts = await trx
-    .selectFrom('blast_counts')
-    .select(['status', 'n'])
+    .selectFrom('blasts')
+    .select((eb) => [
+      eb.fn<string>('substr', ['created_at', eb.val(1), eb.val(7)]).as('month'),
+      'status',
+      eb.fn.countAll<number>().as('n'),
+    ])
     .where('user_id', '=', userId)
+    .groupBy(['month', 'status'])
     .execute();
   const requests = await trx
     .selectFrom('point_request_counts')
@@ -126,7 +158,7 @@ export async function dropClientCounters(trx: Trx, userId: string): Promise<void
   await addBlastTotals(
     trx,
     stripe,
-    blasts.map(({ status, n }) => ({ status, n: -Number(n) })),
+    blasts.map(({ month, status, n }) => ({ month, status, n: -Number(n) })),
   );
   await addPointRequestTotals(
     trx,
@@ -227,22 +259,72 @@ export async function ledgerTotals(
   };
 }
 
+/** Where a page lies in its list's index (see pageWindow), and the created_at range it is read in. */
+export interface PageWindow {
+  reverse: boolean;
+  offset: number;
+  limit: number;
+  /** Only rows created before this ('YYYY-MM': before that month). */
+  before?: string;
+  /** Only rows created in or after this month. */
+  since?: string;
+}
+
 /**
  * Where a page of a list ordered newest first lies, read from whichever end of its index is
  * nearer: the last page then skips as few rows as the first (no OFFSET over the whole table).
  * With `reverse`, read oldest first with this offset and limit, then reverse the rows.
  */
-export function pageWindow(
-  page: number,
-  pageSize: number,
-  total: number,
-): { reverse: boolean; offset: number; limit: number } {
+export function pageWindow(page: number, pageSize: number, total: number): PageWindow {
   const start = (page - 1) * pageSize;
   const end = Math.min(start + pageSize, total);
   if (start >= total || start <= total - end) {
     return { reverse: false, offset: start, limit: pageSize };
   }
   return { reverse: true, offset: total - end, limit: end - start };
+}
+
+/**
+ * From how many skipped index entries a page of the all-clients blast list starts at its month
+ * (monthWindow); fewer cost less than reading the months' counts. Tests lower it.
+ */
+export const deepPages = { from: 2_000 };
+
+const nextMonth = (month: string) => {
+  const [year, m] = month.split('-').map(Number) as [number, number];
+  return m === 12 ? `${year + 1}-01` : `${year}-${String(m + 1).padStart(2, '0')}`;
+};
+
+/**
+ * A deep `window` of the all-clients blast list (of one status, or all), moved into the month it
+ * starts in: blast_months says how many rows the months nearer its end of the index hold, so the
+ * OFFSET skips only that month's rows, not every month's between it and the end.
+ */
+export async function monthWindow(
+  db: Db,
+  status: BlastsTable['status'] | undefined,
+  window: PageWindow,
+): Promise<PageWindow> {
+  if (window.offset < deepPages.from) return window;
+  let query = db
+    .selectFrom('blast_months')
+    .select((eb) => ['month', eb.fn.sum<number>('n').as('n')])
+    .groupBy('month')
+    .orderBy('month', window.reverse ? 'asc' : 'desc');
+  if (status) query = query.where('status', '=', status);
+  let skipped = 0;
+  for (const { month, n } of await query.execute()) {
+    const count = Number(n);
+    if (skipped + count > window.offset) {
+      if (skipped === 0) return window;
+      const offset = window.offset - skipped;
+      return window.reverse
+        ? { ...window, offset, since: month }
+        : { ...window, offset, before: nextMonth(month) };
+    }
+    skipped += count;
+  }
+  return window;
 }
 
 /**
@@ -254,7 +336,7 @@ export function windowIds(
   db: Db,
   table: 'blasts' | 'point_requests',
   filter: { userId?: string; status?: string },
-  { reverse, offset, limit }: ReturnType<typeof pageWindow>,
+  { reverse, offset, limit, before, since }: PageWindow,
 ) {
   const order = reverse ? 'asc' : 'desc';
   let ids = (db as Kysely<Pick<Database, 'blasts'>>)
@@ -266,5 +348,7 @@ export function windowIds(
     .offset(offset);
   if (filter.userId) ids = ids.where('user_id', '=', filter.userId);
   if (filter.status) ids = ids.where('status', '=', filter.status as BlastsTable['status']);
+  if (before) ids = ids.where('created_at', '<', before);
+  if (since) ids = ids.where('created_at', '>=', since);
   return ids;
 }

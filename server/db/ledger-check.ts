@@ -87,8 +87,9 @@ const CHECKS: Check[] = [
     query: sql`select user_id, key, status_code from idempotency_keys where status_code <> 201`,
   },
   {
-    // Migrations 002 and 004's counters, which the lists and dashboards show instead of counting
-    // rows (the all-clients totals as one row per status, user '*').
+    // Migrations 002, 004 and 005's counters, which the lists and dashboards show instead of
+    // counting rows (the all-clients totals as one row per status, user '*'; the months' counts
+    // with the month in place of the user).
     invariant: 'summary counters equal the rows they count',
     query: sql`select 'blast_counts' as counter, g.user_id, g.status as kind, g.n as counted, coalesce(c.n, 0) as kept, 0 as counted_sum, 0 as kept_sum
       from (select user_id, status, count(*) as n from blasts group by user_id, status) g
@@ -115,6 +116,14 @@ const CHECKS: Check[] = [
       union all select 'blast_totals', '*', g.status, g.n, 0, 0, 0
       from (select status, count(*) as n from blasts group by status) g
       where not exists (select 1 from blast_totals s where s.status = g.status)
+      union all select 'blast_months', s.month, s.status, coalesce(g.n, 0), s.n, 0, 0
+      from (select month, status, sum(n) as n from blast_months group by month, status) s
+      left join (select substr(created_at, 1, 7) as month, status, count(*) as n from blasts group by substr(created_at, 1, 7), status) g
+        on g.month = s.month and g.status = s.status
+      where s.n <> coalesce(g.n, 0)
+      union all select 'blast_months', g.month, g.status, g.n, 0, 0, 0
+      from (select substr(created_at, 1, 7) as month, status, count(*) as n from blasts group by substr(created_at, 1, 7), status) g
+      where not exists (select 1 from blast_months s where s.month = g.month and s.status = g.status)
       union all select 'point_request_totals', '*', s.status, coalesce(g.n, 0), s.n, coalesce(g.points, 0), s.points
       from (select status, sum(n) as n, sum(points) as points from point_request_totals group by status) s
       left join (select status, count(*) as n, sum(points_requested) as points from point_requests group by status) g on g.status = s.status

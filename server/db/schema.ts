@@ -162,6 +162,14 @@ export interface BlastTotalsTable {
   n: number;
 }
 
+/** The same blasts per month of their created_at ('YYYY-MM', UTC) and status, striped likewise. */
+export interface BlastMonthsTable {
+  month: string;
+  status: BlastsTable['status'];
+  stripe: number;
+  n: number;
+}
+
 /** The top-up request counters summed over all clients, striped as blast_totals. */
 export interface PointRequestTotalsTable {
   stripe: number;
@@ -201,6 +209,7 @@ export interface Database {
   point_request_counts: PointRequestCountsTable;
   ledger_totals: LedgerTotalsTable;
   blast_totals: BlastTotalsTable;
+  blast_months: BlastMonthsTable;
   point_request_totals: PointRequestTotalsTable;
   sebar_migrations: MigrationsTable;
 }

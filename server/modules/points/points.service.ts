@@ -17,6 +17,7 @@ import {
   pageWindow,
   pointRequestCounts,
   windowIds,
+  type PageWindow,
 } from '../../db/counters.ts';
 import type { PointTransactionsTable } from '../../db/schema.ts';
 import { conflict, HttpError, notFound } from '../../plugins/errors.ts';
@@ -91,7 +92,7 @@ export async function listPointRequests(
   { page, page_size }: PageQuery,
   filter: { userId?: string; status?: PointRequestStatus },
 ): Promise<PointRequestPage> {
-  const read = (window: ReturnType<typeof pageWindow>) =>
+  const read = (window: PageWindow) =>
     requestsQuery(database)
       .where('r.id', 'in', windowIds(database.db, 'point_requests', filter, window))
       .orderBy('r.created_at', 'desc')

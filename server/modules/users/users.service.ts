@@ -243,6 +243,7 @@ export async function deleteClient(
       trx.selectFrom('point_requests').select('id').where('user_id', '=', id),
     ).execute();
     const before = await clientForUpdate(database, trx, id);
+    await dropClientCounters(trx, id);
     // Explicit order (children first) so neither engine depends on cascade settings.
     const blastIds = trx.selectFrom('blasts').select('id').where('user_id', '=', id);
     await trx.deleteFrom('blast_numbers').where('blast_id', 'in', blastIds).execute();
@@ -254,7 +255,6 @@ export async function deleteClient(
     ] as const) {
       await trx.deleteFrom(table).where('user_id', '=', id).execute();
     }
-    await dropClientCounters(trx, id);
     await trx.deleteFrom('users').where('id', '=', id).execute();
     const images = await trx
       .deleteFrom('uploads')
