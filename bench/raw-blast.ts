@@ -1,8 +1,8 @@
 // The database's limit for blast creation: the raw driver running the same statements as
-// POST /api/client/blast-requests (idempotency claim, balance read, conditional debit, ledger
-// entry and its total, blast row and its counts (client, stripe, month), the per-number rows
-// from one JSON parameter, the stored answer), with prepared statements and no HTTP, validation
-// or query builder.
+// POST /api/client/blast-requests (balance read holding the client, idempotency claim,
+// conditional debit, ledger entry and its total, blast row and its counts (client, stripe,
+// month), the per-number rows from one JSON parameter, the stored answer), with prepared
+// statements and no HTTP, validation or query builder.
 // Input: BENCH_RAW (JSON of RawInput). Prints {rate} (blasts per second).
 import crypto from 'node:crypto';
 import SQLite from 'better-sqlite3';
@@ -34,6 +34,8 @@ const nextUser = () => input.userIds[next++ % input.userIds.length]!;
 const SQL = {
   claim: `insert into idempotency_keys (user_id, key, request_hash, status_code, response_body, created_at) values (?, ?, ?, 0, '', ?) on conflict (user_id, key) do nothing`,
   owner: 'select points, username from users where id = ?',
+  // PostgreSQL: the server holds the client's row against deletion (ledger.ts holdClient).
+  ownerPostgres: 'select points, username from users where id = ? for key share',
   debit:
     'update users set points = points + ?, ledger_seq = ledger_seq + 1, updated_at = ? where id = ? and points + ? >= 0 returning points, ledger_seq',
   ledger: `insert into point_transactions (id, user_id, seq, type, delta, balance_after, description, point_request_id, blast_id, created_at) values (?, ?, ?, 'usage', ?, ?, ?, null, ?, ?)`,
@@ -85,7 +87,7 @@ function runSqlite(): number {
   db.pragma('foreign_keys = ON');
   const s = Object.fromEntries(
     Object.entries(SQL)
-      .filter(([name]) => name !== 'numbersPostgres')
+      .filter(([name]) => !name.endsWith('Postgres'))
       .map(([name, text]) => [name, db.prepare(text)]),
   ) as Record<keyof typeof SQL, SQLite.Statement>;
   const begin = db.prepare('begin immediate');
@@ -96,8 +98,8 @@ function runSqlite(): number {
   while (performance.now() < until) {
     const p = params(nextUser());
     begin.run();
-    s.claim.run(...p.claim);
     s.owner.get(...p.owner);
+    s.claim.run(...p.claim);
     const row = s.debit.get(...p.debit) as { points: number; ledger_seq: number };
     s.ledger.run(...p.ledger(row));
     s.ledgerTotal.run(...p.ledgerTotal);
@@ -140,8 +142,8 @@ async function runPostgres(): Promise<number> {
       const client = await pool.connect();
       try {
         await client.query('begin');
+        await client.query(q('ownerPostgres', p.owner));
         await client.query(q('claim', p.claim));
-        await client.query(q('owner', p.owner));
         const { rows } = await client.query(q('debit', p.debit));
         await client.query(
           q('ledger', p.ledger(rows[0] as { points: number; ledger_seq: number })),
