@@ -11,7 +11,7 @@ import { checkLedger } from '../server/db/ledger-check.ts';
 import { migrate } from '../server/db/migrate.ts';
 import { fillCounters } from '../server/db/migrations/002-list-speed.ts';
 import { fillTotals } from '../server/db/migrations/004-global-totals.ts';
-import { fillMonths } from '../server/db/migrations/005-blast-months.ts';
+import { fillMonths } from '../server/db/migrations/005-month-counts.ts';
 import { hashPassword } from '../server/plugins/auth.ts';
 import { ensureAdmin } from '../server/modules/users/users.service.ts';
 

@@ -43,7 +43,7 @@ const SQL = {
   blast: `insert into blasts (id, user_id, message, image_url, total_numbers, status, successful_count, failed_count, no_wa_count, refund_points, points_used, admin_notes, created_at, processed_at) values (?, ?, ?, null, ?, 'pending', 0, 0, 0, 0, ?, null, ?, null)`,
   blastCount: `insert into blast_counts (user_id, status, n) values (?, 'pending', 1) on conflict (user_id, status) do update set n = blast_counts.n + excluded.n`,
   blastTotal: `insert into blast_totals (stripe, status, n) values (?, 'pending', 1) on conflict (stripe, status) do update set n = blast_totals.n + excluded.n`,
-  blastMonth: `insert into blast_months (month, status, stripe, n) values (?, 'pending', ?, 1) on conflict (month, status, stripe) do update set n = blast_months.n + excluded.n`,
+  blastMonth: `insert into month_counts (list, month, status, stripe, n) values ('blasts', ?, 'pending', ?, 1) on conflict (list, month, status, stripe) do update set n = month_counts.n + excluded.n`,
   numbersSqlite: `insert into blast_numbers (blast_id, idx, number, status) select ?, key, value, 'pending' from json_each(?)`,
   numbersPostgres: `insert into blast_numbers (blast_id, idx, number, status) select ?, ord - 1, value, 'pending' from json_array_elements_text(?::json) with ordinality as t(value, ord)`,
   answer:

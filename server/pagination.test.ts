@@ -4,7 +4,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { deepPages } from './db/counters.ts';
 import { checkLedger } from './db/ledger-check.ts';
-import { fillMonths } from './db/migrations/005-blast-months.ts';
+import { fillMonths } from './db/migrations/005-month-counts.ts';
 import { startServer, type TestServer } from './test-helpers.ts';
 
 let server: TestServer;
@@ -145,13 +145,14 @@ describe('numbered pages', () => {
   });
 });
 
-describe('deep pages of the admin blast list', () => {
+describe('deep pages of the admin lists', () => {
   // Every page past the first starts at its month here (the server does so from 2,000 rows on).
   const from = deepPages.from;
   beforeAll(async () => {
     deepPages.from = 1;
-    // The thirteen blasts spread over five months, across a new year and the last instant of a
-    // month, some months holding several; the months recounted as migration 005 does.
+    // The thirteen blasts and the thirteen top-up requests spread over five months, across a new
+    // year and the last instant of a month, some months holding several; the months recounted
+    // as migration 005 does.
     const at = [
       '2025-10-03T08:00:00.000Z',
       '2025-11-30T23:59:59.999Z',
@@ -168,9 +169,10 @@ describe('deep pages of the admin blast list', () => {
       '2026-02-28T09:00:00.000Z',
     ];
     const db = server.database.db;
-    const ids = await newestFirst('blasts');
-    for (const [i, id] of ids.entries()) {
-      await db.updateTable('blasts').set({ created_at: at[i]! }).where('id', '=', id).execute();
+    for (const table of ['blasts', 'point_requests'] as const) {
+      for (const [i, id] of (await newestFirst(table)).entries()) {
+        await db.updateTable(table).set({ created_at: at[i]! }).where('id', '=', id).execute();
+      }
     }
     await fillMonths(db);
     expect(await checkLedger(db)).toEqual([]);
@@ -181,9 +183,17 @@ describe('deep pages of the admin blast list', () => {
 
   it('give every row once, newest first, at every page size, skipping whole months', async () => {
     const token = server.adminToken;
-    for (const status of [undefined, 'completed', 'pending']) {
-      const url = `/api/admin/blast-requests${status ? `?status=${status}` : ''}`;
-      const expected = await newestFirst('blasts', { status });
+    const lists: ['blasts' | 'point_requests', string, string?][] = [
+      ['blasts', '/api/admin/blast-requests'],
+      ['blasts', '/api/admin/blast-requests', 'completed'],
+      ['blasts', '/api/admin/blast-requests', 'pending'],
+      ['point_requests', '/api/admin/point-requests'],
+      ['point_requests', '/api/admin/point-requests', 'approved'],
+      ['point_requests', '/api/admin/point-requests', 'pending'],
+    ];
+    for (const [table, path, status] of lists) {
+      const url = status ? `${path}?status=${status}` : path;
+      const expected = await newestFirst(table, { status });
       for (const size of [1, 2, 3, 4, 5, 7]) {
         const { ids, totals } = await walk(url, token, size);
         expect({ url, size, ids, totals }).toEqual({

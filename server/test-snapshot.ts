@@ -24,7 +24,7 @@ const TABLES: { [T in keyof Database]: (keyof Database[T] & string)[] } = {
   point_request_counts: ['user_id', 'status'],
   ledger_totals: ['user_id', 'type'],
   blast_totals: ['stripe', 'status'],
-  blast_months: ['month', 'status', 'stripe'],
+  month_counts: ['list', 'month', 'status', 'stripe'],
   point_request_totals: ['stripe', 'status'],
 };
 

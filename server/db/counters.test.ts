@@ -8,7 +8,7 @@ import { startServer, freshDatabase, type TestServer } from '../test-helpers.ts'
 import { stripeOf, STRIPES } from './counters.ts';
 import { checkLedger } from './ledger-check.ts';
 import { migrate, MIGRATIONS } from './migrate.ts';
-import { fillMonths } from './migrations/005-blast-months.ts';
+import { fillMonths } from './migrations/005-month-counts.ts';
 
 let server: TestServer;
 beforeAll(async () => {
@@ -154,18 +154,18 @@ describe('all-clients totals', () => {
     );
     expect(await checkLedger(db)).toEqual([]);
     // A month that counts one blast too many, then one kept under a month it was not created in.
-    await sql`update blast_months set n = n + 1 where month = (select min(month) from blast_months)`.execute(
+    const firstMonth = sql`(select min(month) from month_counts where list = 'blasts')`;
+    await sql`update month_counts set n = n + 1 where list = 'blasts' and month = ${firstMonth}`.execute(
       db,
     );
     expect((await checkLedger(db)).map((v) => v.invariant)).toContain(
       'summary counters equal the rows they count',
     );
-    await sql`update blast_months set n = n - 1 where month = (select min(month) from blast_months)`.execute(
+    await sql`update month_counts set n = n - 1 where list = 'blasts' and month = ${firstMonth}`.execute(
       db,
     );
-    await sql`update blast_months set month = '1999-01' where month = (select min(month) from blast_months)`.execute(
-      db,
-    );
+    expect(await checkLedger(db)).toEqual([]);
+    await sql`update month_counts set month = '1999-01' where list = 'point_requests'`.execute(db);
     expect((await checkLedger(db)).map((v) => v.invariant)).toContain(
       'summary counters equal the rows they count',
     );
@@ -173,47 +173,63 @@ describe('all-clients totals', () => {
     expect(await checkLedger(db)).toEqual([]);
   });
 
-  it("counts each blast in its creation month, and a deleted client's blasts leave their months", async () => {
+  it('counts each blast and top-up request in its creation month, until its client goes', async () => {
     const { api, adminToken: token } = server;
     const doomed = await client();
     const kept = await client();
     const old = (await blast(doomed.token, 2)).body;
     await blast(doomed.token, 1);
     const mine = (await blast(kept.token, 1)).body;
-    // As if the first blast had been sent in an earlier month (the months recounted as migration
-    // 005 does), then its result and the deletion of its client are counted in that month.
-    await server.database.db
-      .updateTable('blasts')
-      .set({ created_at: '2024-02-29T23:59:59.999Z' })
-      .where('id', '=', old.id)
+    const request = (
+      await api('POST', '/api/client/point-requests', {
+        token: doomed.token,
+        body: { points_requested: 10, amount_paid: 6000, payment_proof_url: null },
+      })
+    ).body;
+    // As if the first blast and the request had been made in an earlier month (the months
+    // recounted as migration 005 does): their decisions and the deletion of their client are
+    // counted in that month.
+    const earlier = '2024-02-29T23:59:59.999Z';
+    const db = server.database.db;
+    await db.updateTable('blasts').set({ created_at: earlier }).where('id', '=', old.id).execute();
+    await db
+      .updateTable('point_requests')
+      .set({ created_at: earlier })
+      .where('id', '=', request.id)
       .execute();
-    await fillMonths(server.database.db);
+    await fillMonths(db);
     await api('POST', `/api/admin/blast-requests/${old.id}/result`, {
       token,
       body: { successful_count: 2, failed_count: 0, no_wa_count: 0, admin_notes: null },
     });
+    await api('POST', `/api/admin/point-requests/${request.id}/approve`, { token });
     await api('POST', `/api/client/blast-requests/${mine.id}/cancel`, { token: kept.token });
     const months = async () =>
       (
-        await server.database.db
-          .selectFrom('blast_months')
-          .select((eb) => ['month', 'status', eb.fn.sum<number>('n').as('n')])
+        await db
+          .selectFrom('month_counts')
+          .select((eb) => ['list', 'status', eb.fn.sum<number>('n').as('n')])
           .where('month', '=', '2024-02')
-          .groupBy(['month', 'status'])
+          .groupBy(['list', 'status'])
+          .orderBy('list')
           .orderBy('status')
           .execute()
-      ).map((r) => [r.month, r.status, Number(r.n)]);
+      ).map((r) => [r.list, r.status, Number(r.n)]);
     expect(await months()).toEqual([
-      ['2024-02', 'completed', 1],
-      ['2024-02', 'pending', 0],
+      ['blasts', 'completed', 1],
+      ['blasts', 'pending', 0],
+      ['point_requests', 'approved', 1],
+      ['point_requests', 'pending', 0],
     ]);
-    expect(await checkLedger(server.database.db)).toEqual([]);
+    expect(await checkLedger(db)).toEqual([]);
     expect((await api('DELETE', `/api/admin/users/${doomed.user.id}`, { token })).status).toBe(200);
     expect(await months()).toEqual([
-      ['2024-02', 'completed', 0],
-      ['2024-02', 'pending', 0],
+      ['blasts', 'completed', 0],
+      ['blasts', 'pending', 0],
+      ['point_requests', 'approved', 0],
+      ['point_requests', 'pending', 0],
     ]);
-    expect(await checkLedger(server.database.db)).toEqual([]);
+    expect(await checkLedger(db)).toEqual([]);
   });
 
   it('stripes a client by its id, within the stripes that exist', () => {
@@ -284,7 +300,7 @@ describe('migration 004', () => {
 });
 
 describe('migration 005', () => {
-  it("fills the months' counts from the blasts of an existing database", async () => {
+  it("fills the months' counts from the blasts and top-up requests of an existing database", async () => {
     const fresh = await freshDatabase();
     try {
       const db = fresh.handle.db;
@@ -333,17 +349,42 @@ describe('migration 005', () => {
           })),
         )
         .execute();
-      expect(await migrate(fresh.handle)).toEqual(['005-blast-months']);
+      await db
+        .insertInto('point_requests')
+        .values(
+          (
+            [
+              ['2025-11-30T23:59:59.999Z', 'approved'],
+              ['2025-11-02T00:00:00.000Z', 'approved'],
+              ['2026-01-01T00:00:00.000Z', 'pending'],
+            ] as const
+          ).map(([created_at, status]) => ({
+            id: crypto.randomUUID(),
+            user_id: 'u1',
+            points_requested: 10,
+            amount_paid: 6000,
+            status,
+            payment_proof_url: null,
+            created_at,
+            processed_at: null,
+            processed_by: null,
+          })),
+        )
+        .execute();
+      expect(await migrate(fresh.handle)).toEqual(['005-month-counts']);
       const months = await db
-        .selectFrom('blast_months')
+        .selectFrom('month_counts')
         .selectAll()
+        .orderBy('list')
         .orderBy('month')
         .orderBy('status')
         .execute();
-      expect(months.map((r) => [r.month, r.status, r.stripe, Number(r.n)])).toEqual([
-        ['2025-12', 'completed', 0, 2],
-        ['2025-12', 'pending', 0, 1],
-        ['2026-01', 'pending', 0, 1],
+      expect(months.map((r) => [r.list, r.month, r.status, r.stripe, Number(r.n)])).toEqual([
+        ['blasts', '2025-12', 'completed', 0, 2],
+        ['blasts', '2025-12', 'pending', 0, 1],
+        ['blasts', '2026-01', 'pending', 0, 1],
+        ['point_requests', '2025-11', 'approved', 0, 2],
+        ['point_requests', '2026-01', 'pending', 0, 1],
       ]);
     } finally {
       await fresh.handle.close();

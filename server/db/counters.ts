@@ -2,10 +2,11 @@
 // every row they count, read by lists and dashboards instead of counting whole tables per request.
 // One row per client and status (or type), and the all-clients totals in a few stripes: a client
 // adds to the stripe of its id, so clients seldom wait on one another's row.
-import type { Kysely, Transaction } from 'kysely';
+import { sql, type Kysely, type Transaction } from 'kysely';
 import type {
   BlastsTable,
   Database,
+  MonthCountsTable,
   PointRequestsTable,
   PointTransactionsTable,
 } from './schema.ts';
@@ -23,8 +24,48 @@ export const stripeOf = (userId: string) => parseInt(userId.slice(-2), 16) % STR
 const byStatus = <R extends { status: string }>(rows: R[]) =>
   rows.sort((a, b) => (a.status < b.status ? -1 : 1));
 
-/** The month blast_months counts a blast in: its created_at's 'YYYY-MM' (UTC, ISO text). */
+/** The month month_counts counts a row in: its created_at's 'YYYY-MM' (UTC, ISO text). */
 export const monthOf = (createdAt: string) => createdAt.slice(0, 7);
+
+type List = MonthCountsTable['list'];
+
+/** Adds rows of one stripe to their months' counts, in key order (two writers lock alike). */
+async function addMonths(
+  trx: Trx,
+  list: List,
+  stripe: number,
+  rows: { month: string; status: MonthCountsTable['status']; n: number }[],
+): Promise<void> {
+  if (rows.length === 0) return;
+  const months = rows
+    .map(({ month, status, n }) => ({ list, month, status, stripe, n }))
+    .sort((a, b) =>
+      a.month === b.month ? (a.status < b.status ? -1 : 1) : a.month < b.month ? -1 : 1,
+    );
+  await trx
+    .insertInto('month_counts')
+    .values(months)
+    .onConflict((oc) =>
+      oc
+        .columns(['list', 'month', 'status', 'stripe'])
+        .doUpdateSet((eb) => ({ n: eb('month_counts.n', '+', eb.ref('excluded.n')) })),
+    )
+    .execute();
+}
+
+/** Sums `rows` per status: one totals row each. */
+function perStatus<S extends string>(
+  rows: { status: S; n: number; points?: number }[],
+): { status: S; n: number; points: number }[] {
+  const sums = new Map<S, { status: S; n: number; points: number }>();
+  for (const { status, n, points = 0 } of rows) {
+    const sum = sums.get(status) ?? { status, n: 0, points: 0 };
+    sum.n += n;
+    sum.points += points;
+    sums.set(status, sum);
+  }
+  return byStatus([...sums.values()]);
+}
 
 /** The `blast` appeared (from null) or changed status. */
 export async function countBlast(
@@ -62,43 +103,27 @@ async function addBlastTotals(
   stripe: number,
   rows: { month: string; status: BlastsTable['status']; n: number }[],
 ): Promise<void> {
-  const totals = new Map<BlastsTable['status'], number>();
-  for (const { status, n } of rows) totals.set(status, (totals.get(status) ?? 0) + n);
-  if (totals.size === 0) return;
+  if (rows.length === 0) return;
   await trx
     .insertInto('blast_totals')
-    .values(byStatus([...totals].map(([status, n]) => ({ stripe, status, n }))))
+    .values(perStatus(rows).map(({ status, n }) => ({ stripe, status, n })))
     .onConflict((oc) =>
       oc
         .columns(['stripe', 'status'])
         .doUpdateSet((eb) => ({ n: eb('blast_totals.n', '+', eb.ref('excluded.n')) })),
     )
     .execute();
-  // In key order (month, status), so two transactions on one stripe lock its rows alike.
-  const months = rows
-    .map(({ month, status, n }) => ({ month, status, stripe, n }))
-    .sort((a, b) =>
-      a.month === b.month ? (a.status < b.status ? -1 : 1) : a.month < b.month ? -1 : 1,
-    );
-  await trx
-    .insertInto('blast_months')
-    .values(months)
-    .onConflict((oc) =>
-      oc
-        .columns(['month', 'status', 'stripe'])
-        .doUpdateSet((eb) => ({ n: eb('blast_months.n', '+', eb.ref('excluded.n')) })),
-    )
-    .execute();
+  await addMonths(trx, 'blasts', stripe, rows);
 }
 
-/** A top-up request of `points` appeared (from null) or was decided. */
+/** The top-up `request` appeared (from null) or was decided. */
 export async function countPointRequest(
   trx: Trx,
-  userId: string,
-  points: number,
+  request: Pick<PointRequestsTable, 'user_id' | 'created_at' | 'points_requested'>,
   from: PointRequestsTable['status'] | null,
   to: PointRequestsTable['status'],
 ): Promise<void> {
+  const { user_id: userId, points_requested: points } = request;
   const rows = [
     ...(from ? [{ user_id: userId, status: from, n: -1, points: -points }] : []),
     { user_id: userId, status: to, n: 1, points },
@@ -113,18 +138,24 @@ export async function countPointRequest(
       })),
     )
     .execute();
-  await addPointRequestTotals(trx, stripeOf(userId), rows);
+  const month = monthOf(request.created_at);
+  await addPointRequestTotals(
+    trx,
+    stripeOf(userId),
+    rows.map(({ status, n, points }) => ({ month, status, n, points })),
+  );
 }
 
+/** Adds top-up requests of one stripe to the all-clients totals and to their months' counts. */
 async function addPointRequestTotals(
   trx: Trx,
   stripe: number,
-  rows: { status: PointRequestsTable['status']; n: number; points: number }[],
+  rows: { month: string; status: PointRequestsTable['status']; n: number; points: number }[],
 ): Promise<void> {
   if (rows.length === 0) return;
   await trx
     .insertInto('point_request_totals')
-    .values(byStatus(rows.map(({ status, n, points }) => ({ stripe, status, n, points }))))
+    .values(perStatus(rows).map(({ status, n, points }) => ({ stripe, status, n, points })))
     .onConflict((oc) =>
       oc.columns(['stripe', 'status']).doUpdateSet((eb) => ({
         n: eb('point_request_totals.n', '+', eb.ref('excluded.n')),
@@ -132,6 +163,7 @@ async function addPointRequestTotals(
       })),
     )
     .execute();
+  await addMonths(trx, 'point_requests', stripe, rows);
 }
 
 /**
@@ -140,20 +172,23 @@ async function addPointRequestTotals(
  */
 export async function dropClientCounters(trx: Trx, userId: string): Promise<void> {
   const stripe = stripeOf(userId);
+  const month = sql<string>`substr(created_at, 1, 7)`;
   const blasts = await trx
     .selectFrom('blasts')
-    .select((eb) => [
-      eb.fn<string>('substr', ['created_at', eb.val(1), eb.val(7)]).as('month'),
-      'status',
-      eb.fn.countAll<number>().as('n'),
-    ])
+    .select((eb) => [month.as('month'), 'status', eb.fn.countAll<number>().as('n')])
     .where('user_id', '=', userId)
-    .groupBy(['month', 'status'])
+    .groupBy([month, 'status'])
     .execute();
   const requests = await trx
-    .selectFrom('point_request_counts')
-    .select(['status', 'n', 'points'])
+    .selectFrom('point_requests')
+    .select((eb) => [
+      month.as('month'),
+      'status',
+      eb.fn.countAll<number>().as('n'),
+      eb.fn.sum<number>('points_requested').as('points'),
+    ])
     .where('user_id', '=', userId)
+    .groupBy([month, 'status'])
     .execute();
   await addBlastTotals(
     trx,
@@ -163,7 +198,12 @@ export async function dropClientCounters(trx: Trx, userId: string): Promise<void
   await addPointRequestTotals(
     trx,
     stripe,
-    requests.map(({ status, n, points }) => ({ status, n: -Number(n), points: -Number(points) })),
+    requests.map(({ month, status, n, points }) => ({
+      month,
+      status,
+      n: -Number(n),
+      points: -Number(points),
+    })),
   );
   for (const table of ['blast_counts', 'point_request_counts', 'ledger_totals'] as const) {
     await trx.deleteFrom(table).where('user_id', '=', userId).execute();
@@ -285,7 +325,7 @@ export function pageWindow(page: number, pageSize: number, total: number): PageW
 }
 
 /**
- * From how many skipped index entries a page of the all-clients blast list starts at its month
+ * From how many skipped index entries a page of an all-clients list starts at its month
  * (monthWindow); fewer cost less than reading the months' counts. Tests lower it.
  */
 export const deepPages = { from: 2_000 };
@@ -296,19 +336,21 @@ const nextMonth = (month: string) => {
 };
 
 /**
- * A deep `window` of the all-clients blast list (of one status, or all), moved into the month it
- * starts in: blast_months says how many rows the months nearer its end of the index hold, so the
- * OFFSET skips only that month's rows, not every month's between it and the end.
+ * A deep `window` of an all-clients list (of one status, or all), moved into the month it starts
+ * in: month_counts says how many rows the months nearer its end of the index hold, so the OFFSET
+ * skips only that month's rows, not every month's between it and the end.
  */
 export async function monthWindow(
   db: Db,
-  status: BlastsTable['status'] | undefined,
+  list: List,
+  status: MonthCountsTable['status'] | undefined,
   window: PageWindow,
 ): Promise<PageWindow> {
   if (window.offset < deepPages.from) return window;
   let query = db
-    .selectFrom('blast_months')
+    .selectFrom('month_counts')
     .select((eb) => ['month', eb.fn.sum<number>('n').as('n')])
+    .where('list', '=', list)
     .groupBy('month')
     .orderBy('month', window.reverse ? 'asc' : 'desc');
   if (status) query = query.where('status', '=', status);

@@ -14,6 +14,12 @@ interface Check {
   query: RawBuilder<Record<string, unknown>>;
 }
 
+/** The rows per list, month of created_at and status, as month_counts keeps them. */
+const MONTHS = sql`select 'blasts' as list, substr(created_at, 1, 7) as month, status, count(*) as n
+    from blasts group by substr(created_at, 1, 7), status
+  union all select 'point_requests', substr(created_at, 1, 7), status, count(*)
+    from point_requests group by substr(created_at, 1, 7), status`;
+
 const CHECKS: Check[] = [
   {
     invariant: 'balance equals the sum of entries',
@@ -89,7 +95,7 @@ const CHECKS: Check[] = [
   {
     // Migrations 002, 004 and 005's counters, which the lists and dashboards show instead of
     // counting rows (the all-clients totals as one row per status, user '*'; the months' counts
-    // with the month in place of the user).
+    // with their list and month in place of the user).
     invariant: 'summary counters equal the rows they count',
     query: sql`select 'blast_counts' as counter, g.user_id, g.status as kind, g.n as counted, coalesce(c.n, 0) as kept, 0 as counted_sum, 0 as kept_sum
       from (select user_id, status, count(*) as n from blasts group by user_id, status) g
@@ -116,14 +122,13 @@ const CHECKS: Check[] = [
       union all select 'blast_totals', '*', g.status, g.n, 0, 0, 0
       from (select status, count(*) as n from blasts group by status) g
       where not exists (select 1 from blast_totals s where s.status = g.status)
-      union all select 'blast_months', s.month, s.status, coalesce(g.n, 0), s.n, 0, 0
-      from (select month, status, sum(n) as n from blast_months group by month, status) s
-      left join (select substr(created_at, 1, 7) as month, status, count(*) as n from blasts group by substr(created_at, 1, 7), status) g
-        on g.month = s.month and g.status = s.status
+      union all select 'month_counts', s.list || ' ' || s.month, s.status, coalesce(g.n, 0), s.n, 0, 0
+      from (select list, month, status, sum(n) as n from month_counts group by list, month, status) s
+      left join (${MONTHS}) g on g.list = s.list and g.month = s.month and g.status = s.status
       where s.n <> coalesce(g.n, 0)
-      union all select 'blast_months', g.month, g.status, g.n, 0, 0, 0
-      from (select substr(created_at, 1, 7) as month, status, count(*) as n from blasts group by substr(created_at, 1, 7), status) g
-      where not exists (select 1 from blast_months s where s.month = g.month and s.status = g.status)
+      union all select 'month_counts', g.list || ' ' || g.month, g.status, g.n, 0, 0, 0
+      from (${MONTHS}) g
+      where not exists (select 1 from month_counts s where s.list = g.list and s.month = g.month and s.status = g.status)
       union all select 'point_request_totals', '*', s.status, coalesce(g.n, 0), s.n, coalesce(g.points, 0), s.points
       from (select status, sum(n) as n, sum(points) as points from point_request_totals group by status) s
       left join (select status, count(*) as n, sum(points_requested) as points from point_requests group by status) g on g.status = s.status

@@ -6,14 +6,14 @@ import * as initial from './migrations/001-initial.ts';
 import * as listSpeed from './migrations/002-list-speed.ts';
 import * as counterIndexes from './migrations/003-counter-indexes.ts';
 import * as globalTotals from './migrations/004-global-totals.ts';
-import * as blastMonths from './migrations/005-blast-months.ts';
+import * as monthCounts from './migrations/005-month-counts.ts';
 
 export const MIGRATIONS: [string, typeof initial][] = [
   ['001-initial', initial],
   ['002-list-speed', listSpeed],
   ['003-counter-indexes', counterIndexes],
   ['004-global-totals', globalTotals],
-  ['005-blast-months', blastMonths],
+  ['005-month-counts', monthCounts],
 ];
 
 /** Applies `migrations` (all of them unless a test asks for the first few). */

@@ -162,10 +162,14 @@ export interface BlastTotalsTable {
   n: number;
 }
 
-/** The same blasts per month of their created_at ('YYYY-MM', UTC) and status, striped likewise. */
-export interface BlastMonthsTable {
+/**
+ * All clients' blasts or top-up requests per month of their created_at ('YYYY-MM', UTC) and
+ * status, striped as the totals (migration 005).
+ */
+export interface MonthCountsTable {
+  list: 'blasts' | 'point_requests';
   month: string;
-  status: BlastsTable['status'];
+  status: BlastsTable['status'] | PointRequestsTable['status'];
   stripe: number;
   n: number;
 }
@@ -209,7 +213,7 @@ export interface Database {
   point_request_counts: PointRequestCountsTable;
   ledger_totals: LedgerTotalsTable;
   blast_totals: BlastTotalsTable;
-  blast_months: BlastMonthsTable;
+  month_counts: MonthCountsTable;
   point_request_totals: PointRequestTotalsTable;
   sebar_migrations: MigrationsTable;
 }

@@ -152,7 +152,7 @@ export async function listBlasts(
   // A client's list is short enough for a plain OFFSET; all clients' skips whole months.
   const rows =
     firstPage ??
-    (await read(filter.userId ? window : await monthWindow(db, filter.status, window)));
+    (await read(filter.userId ? window : await monthWindow(db, 'blasts', filter.status, window)));
   return {
     items: rows,
     total: filter.status ? summary[filter.status] : total,

@@ -14,6 +14,7 @@ import { now, type DbHandle, transact } from '../../db/connection.ts';
 import {
   countPointRequest,
   ledgerTotals,
+  monthWindow,
   pageWindow,
   pointRequestCounts,
   windowIds,
@@ -45,7 +46,7 @@ export async function createPointRequest(
   const id = crypto.randomUUID();
   await transact(database, async (trx) => {
     await holdClient(database.engine, trx, userId);
-    await trx
+    const request = await trx
       .insertInto('point_requests')
       .values({
         id,
@@ -58,8 +59,9 @@ export async function createPointRequest(
         processed_at: null,
         processed_by: null,
       })
-      .execute();
-    await countPointRequest(trx, userId, input.points_requested, null, 'pending');
+      .returning(['user_id', 'points_requested', 'created_at'])
+      .executeTakeFirstOrThrow();
+    await countPointRequest(trx, request, null, 'pending');
   });
   return getPointRequest(database, id);
 }
@@ -112,7 +114,15 @@ export async function listPointRequests(
   const total = filter.status
     ? summary[filter.status]
     : summary.pending + summary.approved + summary.rejected;
-  const rows = firstPage ?? (await read(pageWindow(page, page_size, total)));
+  const window = pageWindow(page, page_size, total);
+  // A client's list is short enough for a plain OFFSET; all clients' skips whole months.
+  const rows =
+    firstPage ??
+    (await read(
+      filter.userId
+        ? window
+        : await monthWindow(database.db, 'point_requests', filter.status, window),
+    ));
   return { items: rows, total, page, page_size, summary };
 }
 
@@ -129,7 +139,7 @@ export async function decidePointRequest(
       .set({ status: decision, processed_at: now(), processed_by: actorId })
       .where('id', '=', id)
       .where('status', '=', 'pending')
-      .returning(['user_id', 'points_requested'])
+      .returning(['user_id', 'points_requested', 'created_at'])
       .executeTakeFirst();
     if (!decided) {
       const exists = await trx
@@ -150,7 +160,7 @@ export async function decidePointRequest(
         pointRequestId: id,
       });
     }
-    await countPointRequest(trx, decided.user_id, decided.points_requested, 'pending', decision);
+    await countPointRequest(trx, decided, 'pending', decision);
     await recordAudit(trx, {
       actorId,
       action: decision === 'approved' ? 'point_request.approve' : 'point_request.reject',
