@@ -271,6 +271,10 @@ interface Queued {
   reject(error: unknown): void;
 }
 
+const SAVEPOINT = sql`savepoint work`;
+const RELEASE = sql`release work`;
+const ROLLBACK_TO = sql`rollback to work`;
+
 /** At most this many transactions share one commit, so no answer waits long for the group. */
 const MAX_GROUP = 64;
 
@@ -309,14 +313,14 @@ class GroupCommit {
     try {
       trx = await withRetry(() => this.db.startTransaction().execute());
       for (const { work, resolve, reject } of group) {
-        const inner = await trx.savepoint('work').execute();
+        await SAVEPOINT.execute(trx);
         try {
-          const value = await work(inner);
-          await inner.releaseSavepoint('work').execute();
+          const value = await work(trx);
+          await RELEASE.execute(trx);
           answers.push(() => resolve(value));
         } catch (error) {
-          await inner.rollbackToSavepoint('work').execute();
-          await inner.releaseSavepoint('work').execute();
+          await ROLLBACK_TO.execute(trx);
+          await RELEASE.execute(trx);
           answers.push(() => reject(error));
         }
       }
