@@ -241,32 +241,33 @@ describe('all-clients totals', () => {
   });
 });
 
+/** A client row written straight into a database that older migrations made. */
+function insertClient(db: TestServer['database']['db'], id: string, at: string) {
+  return db
+    .insertInto('users')
+    .values({
+      id,
+      username: id,
+      email: `${id}@sebar.test`,
+      password_hash: 'x',
+      role: 'client',
+      points: 0,
+      ledger_seq: 0,
+      is_active: 1,
+      token_version: 0,
+      created_at: at,
+      updated_at: at,
+    })
+    .execute();
+}
+
 describe('migration 004', () => {
   it('fills the totals from the per-client counters of an existing database', async () => {
     const fresh = await freshDatabase();
     try {
       const db = fresh.handle.db;
       await migrate(fresh.handle, MIGRATIONS.slice(0, 3));
-      const at = new Date().toISOString();
-      const users = ['u1', 'u2'];
-      for (const id of users) {
-        await db
-          .insertInto('users')
-          .values({
-            id,
-            username: id,
-            email: `${id}@sebar.test`,
-            password_hash: 'x',
-            role: 'client',
-            points: 0,
-            ledger_seq: 0,
-            is_active: 1,
-            token_version: 0,
-            created_at: at,
-            updated_at: at,
-          })
-          .execute();
-      }
+      for (const id of ['u1', 'u2']) await insertClient(db, id, new Date().toISOString());
       await db
         .insertInto('blast_counts')
         .values([
@@ -306,22 +307,7 @@ describe('migration 005', () => {
       const db = fresh.handle.db;
       await migrate(fresh.handle, MIGRATIONS.slice(0, 4));
       const at = '2025-12-31T23:59:59.999Z';
-      await db
-        .insertInto('users')
-        .values({
-          id: 'u1',
-          username: 'u1',
-          email: 'u1@sebar.test',
-          password_hash: 'x',
-          role: 'client',
-          points: 0,
-          ledger_seq: 0,
-          is_active: 1,
-          token_version: 0,
-          created_at: at,
-          updated_at: at,
-        })
-        .execute();
+      await insertClient(db, 'u1', at);
       const sent = [
         ['2025-12-01T00:00:00.000Z', 'completed'],
         [at, 'pending'],
