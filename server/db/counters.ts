@@ -338,15 +338,17 @@ const nextMonth = (month: string) => {
 /**
  * A deep `window` of an all-clients list (of one status, or all), moved into the month it starts
  * in: month_counts says how many rows the months nearer its end of the index hold, so the OFFSET
- * skips only that month's rows, not every month's between it and the end.
+ * skips only that month's rows, not every month's between it and the end. A client's own list is
+ * short enough for the plain OFFSET and keeps its window.
  */
 export async function monthWindow(
   db: Db,
   list: List,
-  status: MonthCountsTable['status'] | undefined,
+  filter: { userId?: string; status?: MonthCountsTable['status'] },
   window: PageWindow,
 ): Promise<PageWindow> {
-  if (window.offset < deepPages.from) return window;
+  if (filter.userId || window.offset < deepPages.from) return window;
+  const { status } = filter;
   let query = db
     .selectFrom('month_counts')
     .select((eb) => ['month', eb.fn.sum<number>('n').as('n')])

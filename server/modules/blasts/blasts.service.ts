@@ -149,10 +149,7 @@ export async function listBlasts(
     success_rate: total ? Math.round((counts.completed / total) * 100) : 0,
   };
   const window = pageWindow(page, page_size, filter.status ? summary[filter.status] : total);
-  // A client's list is short enough for a plain OFFSET; all clients' skips whole months.
-  const rows =
-    firstPage ??
-    (await read(filter.userId ? window : await monthWindow(db, 'blasts', filter.status, window)));
+  const rows = firstPage ?? (await read(await monthWindow(db, 'blasts', filter, window)));
   return {
     items: rows,
     total: filter.status ? summary[filter.status] : total,

@@ -115,14 +115,8 @@ export async function listPointRequests(
     ? summary[filter.status]
     : summary.pending + summary.approved + summary.rejected;
   const window = pageWindow(page, page_size, total);
-  // A client's list is short enough for a plain OFFSET; all clients' skips whole months.
   const rows =
-    firstPage ??
-    (await read(
-      filter.userId
-        ? window
-        : await monthWindow(database.db, 'point_requests', filter.status, window),
-    ));
+    firstPage ?? (await read(await monthWindow(database.db, 'point_requests', filter, window)));
   return { items: rows, total, page, page_size, summary };
 }
 
