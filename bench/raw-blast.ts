@@ -1,7 +1,7 @@
 // The database's limit for blast creation: the raw driver running the same statements as
-// POST /api/client/blast-requests (balance read holding the client, idempotency claim,
-// conditional debit, ledger entry and its total, blast row and its counts (client, stripe,
-// month), the per-number rows from one JSON parameter, the stored answer), with prepared
+// POST /api/client/blast-requests (balance read holding the client, idempotency claim with the
+// stored answer, conditional debit, ledger entry and its total, blast row and its counts
+// (client, stripe, month), the per-number rows from one JSON parameter), with prepared
 // statements and no HTTP, validation or query builder.
 // Input: BENCH_RAW (JSON of RawInput). Prints {rate} (blasts per second).
 import crypto from 'node:crypto';
@@ -32,7 +32,7 @@ const nextUser = () => input.userIds[next++ % input.userIds.length]!;
 
 /** The statements in order, `?` placeholders (renumbered to $n for PostgreSQL). */
 const SQL = {
-  claim: `insert into idempotency_keys (user_id, key, request_hash, status_code, response_body, created_at) values (?, ?, ?, 0, '', ?) on conflict (user_id, key) do nothing`,
+  claim: `insert into idempotency_keys (user_id, key, request_hash, status_code, response_body, created_at) values (?, ?, ?, 201, ?, ?) on conflict (user_id, key) do nothing`,
   owner: 'select points, username from users where id = ?',
   // PostgreSQL: the server holds the client's row against deletion (ledger.ts holdClient).
   ownerPostgres: 'select points, username from users where id = ? for key share',
@@ -46,8 +46,6 @@ const SQL = {
   blastMonth: `insert into month_counts (list, month, status, stripe, n) values ('blasts', ?, 'pending', ?, 1) on conflict (list, month, status, stripe) do update set n = month_counts.n + excluded.n`,
   numbersSqlite: `insert into blast_numbers (blast_id, idx, number, status) select ?, key, value, 'pending' from json_each(?)`,
   numbersPostgres: `insert into blast_numbers (blast_id, idx, number, status) select ?, ord - 1, value, 'pending' from json_array_elements_text(?::json) with ordinality as t(value, ord)`,
-  answer:
-    'update idempotency_keys set status_code = 201, response_body = ? where user_id = ? and key = ?',
 };
 
 /** Parameters of each statement for one blast. */
@@ -56,7 +54,7 @@ function params(userId: string) {
   const id = crypto.randomUUID();
   const at = new Date().toISOString();
   return {
-    claim: [userId, key, 'hash', at],
+    claim: [userId, key, 'hash', input.body, at],
     owner: [userId],
     debit: [-count, at, userId, -count],
     ledger: (row: { points: number; ledger_seq: number }) => [
@@ -75,7 +73,6 @@ function params(userId: string) {
     blastTotal: [stripeOf(userId)],
     blastMonth: [monthOf(at), stripeOf(userId)],
     numbers: [id, numbersJson],
-    answer: [input.body, userId, key],
   };
 }
 
@@ -108,7 +105,6 @@ function runSqlite(): number {
     s.blastTotal.run(...p.blastTotal);
     s.blastMonth.run(...p.blastMonth);
     s.numbersSqlite.run(...p.numbers);
-    s.answer.run(...p.answer);
     commit.run();
     done += 1;
   }
@@ -154,7 +150,6 @@ async function runPostgres(): Promise<number> {
         await client.query(q('blastTotal', p.blastTotal));
         await client.query(q('blastMonth', p.blastMonth));
         await client.query(q('numbersPostgres', p.numbers));
-        await client.query(q('answer', p.answer));
         await client.query('commit');
         done += 1;
       } catch (error) {

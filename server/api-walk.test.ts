@@ -586,6 +586,8 @@ describe('a walk through the whole product', () => {
     budi.apply('usage', -2);
     const again = await call('POST', '/api/client/blast-requests', budi.token, body, 201, headers);
     expect(again).toEqual(first);
+    // The stored answer is the blast as it was saved, field for field.
+    expect(await call('GET', `/api/client/blast-requests/${first.id}`, budi.token)).toEqual(first);
     const other = await server.api('POST', '/api/client/blast-requests', {
       token: budi.token,
       body: { ...body, message: 'Pesan lain' },

@@ -194,45 +194,8 @@ export async function createBlast(
 
   return transact(database, async (trx) => {
     const owner = await holdClient(database.engine, trx, userId);
-    if (idempotencyKey) {
-      // Claims the key first; a concurrent holder makes this wait, then see its stored answer.
-      const claimed = await trx
-        .insertInto('idempotency_keys')
-        .values({
-          user_id: userId,
-          key: idempotencyKey,
-          request_hash: requestHash,
-          status_code: 0,
-          response_body: '',
-          created_at: now(),
-        })
-        .onConflict((oc) => oc.columns(['user_id', 'key']).doNothing())
-        .executeTakeFirst();
-      if (!claimed.numInsertedOrUpdatedRows) {
-        const stored = await trx
-          .selectFrom('idempotency_keys')
-          .selectAll()
-          .where('user_id', '=', userId)
-          .where('key', '=', idempotencyKey)
-          .executeTakeFirstOrThrow();
-        if (stored.request_hash !== requestHash) throw new HttpError(422, IDEMPOTENCY_MISMATCH);
-        return stored.response_body;
-      }
-    }
-    const id = crypto.randomUUID();
-    await applyPoints(
-      trx,
-      {
-        userId,
-        type: 'usage',
-        delta: -count,
-        description: `Blast WhatsApp ke ${count} nomor`,
-        blastId: id,
-      },
-      `${BLAST_MESSAGES.notEnoughTitle}: ${BLAST_MESSAGES.notEnough(count, owner.points)}`,
-    );
     const row: BlastsTable = {
-      id,
+      id: crypto.randomUUID(),
       user_id: userId,
       message: input.message,
       image_url: input.image_url,
@@ -247,25 +210,59 @@ export async function createBlast(
       created_at: now(),
       processed_at: null,
     };
+    // The answer is known before anything is written: the key is claimed with it, so the stored
+    // answer is written once (a 500-number answer is about 20 KB), and a transaction that fails
+    // after the claim takes the claim back with it.
+    const body = JSON.stringify(
+      toBlast(
+        { ...row, username: owner.username },
+        analysis.unique,
+        analysis.unique.map(() => PENDING),
+      ),
+    );
+    if (idempotencyKey) {
+      // Claims the key first; a concurrent holder makes this wait, then see its stored answer.
+      const claimed = await trx
+        .insertInto('idempotency_keys')
+        .values({
+          user_id: userId,
+          key: idempotencyKey,
+          request_hash: requestHash,
+          status_code: 201,
+          response_body: body,
+          created_at: row.created_at,
+        })
+        .onConflict((oc) => oc.columns(['user_id', 'key']).doNothing())
+        .executeTakeFirst();
+      if (!claimed.numInsertedOrUpdatedRows) {
+        const stored = await trx
+          .selectFrom('idempotency_keys')
+          .selectAll()
+          .where('user_id', '=', userId)
+          .where('key', '=', idempotencyKey)
+          .executeTakeFirstOrThrow();
+        if (stored.request_hash !== requestHash) throw new HttpError(422, IDEMPOTENCY_MISMATCH);
+        return stored.response_body;
+      }
+    }
+    await applyPoints(
+      trx,
+      {
+        userId,
+        type: 'usage',
+        delta: -count,
+        description: `Blast WhatsApp ke ${count} nomor`,
+        blastId: row.id,
+      },
+      `${BLAST_MESSAGES.notEnoughTitle}: ${BLAST_MESSAGES.notEnough(count, owner.points)}`,
+    );
     await trx.insertInto('blasts').values(row).execute();
     await countBlast(trx, row, null, 'pending');
     // One JSON parameter instead of a VALUES list of up to 2,000 parameters.
     // Normalised numbers are digits only: their JSON array needs no escaping.
     const rows = jsonArrayRows(database.engine, `["${analysis.unique.join('","')}"]`);
     await sql`insert into blast_numbers (blast_id, idx, number, status)
-      select ${id}, n.idx, n.value, 'pending' from (${rows}) as n`.execute(trx);
-    const pending = analysis.unique.map(() => PENDING);
-    const body = JSON.stringify(
-      toBlast({ ...row, username: owner.username }, analysis.unique, pending),
-    );
-    if (idempotencyKey) {
-      await trx
-        .updateTable('idempotency_keys')
-        .set({ status_code: 201, response_body: body })
-        .where('user_id', '=', userId)
-        .where('key', '=', idempotencyKey)
-        .execute();
-    }
+      select ${row.id}, n.idx, n.value, 'pending' from (${rows}) as n`.execute(trx);
     return body;
   });
 }
