@@ -2,7 +2,8 @@
 // rows are built from arrays by code made for each statement's columns, so odd names are tested.
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { freshDatabase } from '../test-helpers.ts';
+import pg from 'pg';
+import { engine, freshDatabase, TEST_DATABASE_URL } from '../test-helpers.ts';
 import type { DbHandle } from './connection.ts';
 
 let database: DbHandle;
@@ -38,4 +39,28 @@ describe('rows', () => {
     ]);
     expect((await query(0)).rows).toEqual([{ n: 1, label: 'baris 1' }].filter(() => false));
   });
+});
+
+describe('PostgreSQL connections', () => {
+  // The pool keeps its connections for good (no idle timeout), so one whose server process
+  // ended while it sat idle must be replaced, not handed to the next query.
+  it.runIf(engine === 'postgres')(
+    'replace an idle connection whose server process was ended',
+    async () => {
+      const backend = () =>
+        sql<{ pid: number }>`select pg_backend_pid() as pid`
+          .execute(database.db)
+          .then(({ rows }) => rows[0]!.pid);
+      const before = await backend();
+      const admin = new pg.Client({ connectionString: TEST_DATABASE_URL });
+      await admin.connect();
+      try {
+        await admin.query('select pg_terminate_backend($1)', [before]);
+      } finally {
+        await admin.end();
+      }
+      await expect.poll(backend).not.toBe(before);
+      expect(await backend()).not.toBe(before);
+    },
+  );
 });

@@ -213,6 +213,9 @@ export function openPostgres(url: string, schema: string | null, max = 10): DbHa
   const pool = new (loadPostgres().Pool)({
     connectionString: url,
     max,
+    // Connections are kept, not closed after 10 idle seconds: pg-pool's idle timer is set on every
+    // release and cleared on every checkout, and cost more than a short query's own work.
+    idleTimeoutMillis: 0,
     ...(schema ? { options: `-c search_path=${schema}` } : {}),
   });
   // An idle client that loses its server must not crash the process.
