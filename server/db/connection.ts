@@ -123,8 +123,7 @@ type KyselyStatement = Pick<SQLite.Statement<unknown[]>, 'reader' | 'all' | 'run
  */
 function rowsAsObjects(statement: SQLite.Statement<unknown[]>): KyselyStatement {
   if (!statement.reader) return statement;
-  const fields = statement.columns().map((column, i) => `${JSON.stringify(column.name)}: v[${i}]`);
-  const toRow = new Function('v', `return { ${fields.join(', ')} };`) as (v: unknown[]) => object;
+  const toRow = rowMaker(statement.columns().map((column) => column.name));
   statement.raw(true);
   return {
     reader: true,
@@ -134,6 +133,12 @@ function rowsAsObjects(statement: SQLite.Statement<unknown[]>): KyselyStatement 
       for (const values of statement.iterate(...parameters)) yield toRow(values as unknown[]);
     },
   };
+}
+
+/** Makes a row object from an array of values: one object literal written for these columns. */
+function rowMaker(names: string[]): (values: unknown[]) => object {
+  const fields = names.map((name, i) => `${JSON.stringify(name)}: v[${i}]`);
+  return new Function('v', `return { ${fields.join(', ')} };`) as (v: unknown[]) => object;
 }
 
 /**
@@ -190,6 +195,19 @@ function withNamedStatements(pool: pg.Pool): PostgresPool {
     }
     return name;
   };
+  // Rows come as arrays and become objects as on SQLite (rowsAsObjects): pg's own objects get
+  // their columns one by one, by name.
+  // A statement's text fixes its columns, so its name (made from the text) keys the maker.
+  const makers = new Map<string, (values: unknown[]) => object>();
+  const asObjects = (name: string, result: pg.QueryResult<unknown[]>) => {
+    let make = makers.get(name);
+    if (!make) {
+      if (makers.size >= 1000) makers.clear();
+      make = rowMaker(result.fields.map((field) => field.name));
+      makers.set(name, make);
+    }
+    return Object.assign(result, { rows: result.rows.map(make) });
+  };
   const prepared = new WeakSet<pg.PoolClient>();
   const connect = pool.connect.bind(pool) as () => Promise<pg.PoolClient>;
   return {
@@ -199,10 +217,13 @@ function withNamedStatements(pool: pg.Pool): PostgresPool {
       if (!prepared.has(client)) {
         prepared.add(client);
         const query = client.query.bind(client) as (...args: unknown[]) => Promise<unknown>;
-        client.query = ((text: unknown, values?: unknown[]) =>
-          typeof text === 'string' && Array.isArray(values)
-            ? query({ name: nameOf(text), text, values })
-            : query(text, values)) as typeof client.query;
+        client.query = ((text: unknown, values?: unknown[]) => {
+          if (typeof text !== 'string' || !Array.isArray(values)) return query(text, values);
+          const name = nameOf(text);
+          return (
+            query({ name, text, values, rowMode: 'array' }) as Promise<pg.QueryResult<unknown[]>>
+          ).then((result) => asObjects(name, result));
+        }) as typeof client.query;
       }
       return client;
     },

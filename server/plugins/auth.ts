@@ -175,10 +175,13 @@ function batchedUserReads({ db, engine }: DbHandle): (id: string) => Promise<Aut
     if (!batch) {
       const ids = new Set<string>();
       const users = new Promise<Map<string, AuthUser>>((resolve, reject) => {
-        setImmediate(() => {
-          batch = null;
-          read([...ids]).then(resolve, reject);
-        });
+        // Two turns: under load the requests read in the next turn join the batch too.
+        setImmediate(() =>
+          setImmediate(() => {
+            batch = null;
+            read([...ids]).then(resolve, reject);
+          }),
+        );
       });
       batch = { ids, users };
     }
