@@ -27,6 +27,28 @@ const byStatus = <R extends { status: string }>(rows: R[]) =>
 /** The month month_counts counts a row in: its created_at's 'YYYY-MM' (UTC, ISO text). */
 export const monthOf = (createdAt: string) => createdAt.slice(0, 7);
 
+/**
+ * Adds `rows` to a counter table: a row whose key is there has its `adds` columns added to, any
+ * other is inserted. Written as SQL, not through Kysely's builder: a blast's creation makes four of
+ * these, and building and compiling each cost more than PostgreSQL's own work on it (server CPU per
+ * blast under load 1.54-1.57 -> 1.19-1.41 ms with this and the ledger's statements as SQL).
+ * Table and column names are this module's constants, never input.
+ */
+async function addCounts<T extends keyof Database, C extends keyof Database[T] & string>(
+  trx: Trx,
+  table: T,
+  keys: readonly C[],
+  adds: readonly C[],
+  rows: readonly Pick<Database[T], C>[],
+): Promise<void> {
+  if (rows.length === 0) return;
+  const columns = [...keys, ...adds];
+  const values = rows.map((row) => sql`(${sql.join(columns.map((column) => row[column]))})`);
+  const sums = adds.map((column) => `${column} = ${table}.${column} + excluded.${column}`);
+  await sql`insert into ${sql.raw(`${table} (${columns.join(', ')})`)} values ${sql.join(values)}
+    on conflict ${sql.raw(`(${keys.join(', ')}) do update set ${sums.join(', ')}`)}`.execute(trx);
+}
+
 type List = MonthCountsTable['list'];
 
 /** Adds rows of one stripe to their months' counts, in key order (two writers lock alike). */
@@ -42,15 +64,7 @@ async function addMonths(
     .sort((a, b) =>
       a.month === b.month ? (a.status < b.status ? -1 : 1) : a.month < b.month ? -1 : 1,
     );
-  await trx
-    .insertInto('month_counts')
-    .values(months)
-    .onConflict((oc) =>
-      oc
-        .columns(['list', 'month', 'status', 'stripe'])
-        .doUpdateSet((eb) => ({ n: eb('month_counts.n', '+', eb.ref('excluded.n')) })),
-    )
-    .execute();
+  await addCounts(trx, 'month_counts', ['list', 'month', 'status', 'stripe'], ['n'], months);
 }
 
 /** Sums `rows` per status: one totals row each. */
@@ -80,15 +94,7 @@ export async function countBlast(
     ...(from ? [{ user_id: userId, status: from, n: -1 }] : []),
     { user_id: userId, status: to, n: 1 },
   ];
-  await trx
-    .insertInto('blast_counts')
-    .values(rows)
-    .onConflict((oc) =>
-      oc
-        .columns(['user_id', 'status'])
-        .doUpdateSet((eb) => ({ n: eb('blast_counts.n', '+', eb.ref('excluded.n')) })),
-    )
-    .execute();
+  await addCounts(trx, 'blast_counts', ['user_id', 'status'], ['n'], rows);
   const month = monthOf(blast.created_at);
   await addBlastTotals(
     trx,
@@ -104,15 +110,13 @@ async function addBlastTotals(
   rows: { month: string; status: BlastsTable['status']; n: number }[],
 ): Promise<void> {
   if (rows.length === 0) return;
-  await trx
-    .insertInto('blast_totals')
-    .values(perStatus(rows).map(({ status, n }) => ({ stripe, status, n })))
-    .onConflict((oc) =>
-      oc
-        .columns(['stripe', 'status'])
-        .doUpdateSet((eb) => ({ n: eb('blast_totals.n', '+', eb.ref('excluded.n')) })),
-    )
-    .execute();
+  await addCounts(
+    trx,
+    'blast_totals',
+    ['stripe', 'status'],
+    ['n'],
+    perStatus(rows).map(({ status, n }) => ({ stripe, status, n })),
+  );
   await addMonths(trx, 'blasts', stripe, rows);
 }
 
@@ -128,16 +132,7 @@ export async function countPointRequest(
     ...(from ? [{ user_id: userId, status: from, n: -1, points: -points }] : []),
     { user_id: userId, status: to, n: 1, points },
   ];
-  await trx
-    .insertInto('point_request_counts')
-    .values(rows)
-    .onConflict((oc) =>
-      oc.columns(['user_id', 'status']).doUpdateSet((eb) => ({
-        n: eb('point_request_counts.n', '+', eb.ref('excluded.n')),
-        points: eb('point_request_counts.points', '+', eb.ref('excluded.points')),
-      })),
-    )
-    .execute();
+  await addCounts(trx, 'point_request_counts', ['user_id', 'status'], ['n', 'points'], rows);
   const month = monthOf(request.created_at);
   await addPointRequestTotals(
     trx,
@@ -153,16 +148,13 @@ async function addPointRequestTotals(
   rows: { month: string; status: PointRequestsTable['status']; n: number; points: number }[],
 ): Promise<void> {
   if (rows.length === 0) return;
-  await trx
-    .insertInto('point_request_totals')
-    .values(perStatus(rows).map(({ status, n, points }) => ({ stripe, status, n, points })))
-    .onConflict((oc) =>
-      oc.columns(['stripe', 'status']).doUpdateSet((eb) => ({
-        n: eb('point_request_totals.n', '+', eb.ref('excluded.n')),
-        points: eb('point_request_totals.points', '+', eb.ref('excluded.points')),
-      })),
-    )
-    .execute();
+  await addCounts(
+    trx,
+    'point_request_totals',
+    ['stripe', 'status'],
+    ['n', 'points'],
+    perStatus(rows).map(({ status, n, points }) => ({ stripe, status, n, points })),
+  );
   await addMonths(trx, 'point_requests', stripe, rows);
 }
 
@@ -217,16 +209,13 @@ export async function countLedgerEntry(
   type: PointTransactionsTable['type'],
   delta: number,
 ): Promise<void> {
-  await trx
-    .insertInto('ledger_totals')
-    .values({ user_id: userId, type, n: 1, total: delta })
-    .onConflict((oc) =>
-      oc.columns(['user_id', 'type']).doUpdateSet((eb) => ({
-        n: eb('ledger_totals.n', '+', eb.ref('excluded.n')),
-        total: eb('ledger_totals.total', '+', eb.ref('excluded.total')),
-      })),
-    )
-    .execute();
+  await addCounts(
+    trx,
+    'ledger_totals',
+    ['user_id', 'type'],
+    ['n', 'total'],
+    [{ user_id: userId, type, n: 1, total: delta }],
+  );
 }
 
 /** Blasts per status, of one client or of all. */

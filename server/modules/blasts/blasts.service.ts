@@ -16,6 +16,7 @@ import type { PageQuery } from '../../../common/pagination.ts';
 import { analyzeNumbers } from '../../../common/phone.ts';
 import {
   forUpdate,
+  insertRow,
   jsonArrayRows,
   now,
   orderedList,
@@ -222,19 +223,16 @@ export async function createBlast(
     );
     if (idempotencyKey) {
       // Claims the key first; a concurrent holder makes this wait, then see its stored answer.
-      const claimed = await trx
-        .insertInto('idempotency_keys')
-        .values({
-          user_id: userId,
-          key: idempotencyKey,
-          request_hash: requestHash,
-          status_code: 201,
-          response_body: body,
-          created_at: row.created_at,
-        })
-        .onConflict((oc) => oc.columns(['user_id', 'key']).doNothing())
-        .executeTakeFirst();
-      if (!claimed.numInsertedOrUpdatedRows) {
+      const claim = insertRow('idempotency_keys', {
+        user_id: userId,
+        key: idempotencyKey,
+        request_hash: requestHash,
+        status_code: 201,
+        response_body: body,
+        created_at: row.created_at,
+      });
+      const claimed = await sql`${claim} on conflict (user_id, key) do nothing`.execute(trx);
+      if (!claimed.numAffectedRows) {
         const stored = await trx
           .selectFrom('idempotency_keys')
           .selectAll()
@@ -256,7 +254,7 @@ export async function createBlast(
       },
       `${BLAST_MESSAGES.notEnoughTitle}: ${BLAST_MESSAGES.notEnough(count, owner.points)}`,
     );
-    await trx.insertInto('blasts').values(row).execute();
+    await insertRow('blasts', row).execute(trx);
     await countBlast(trx, row, null, 'pending');
     // One JSON parameter instead of a VALUES list of up to 2,000 parameters.
     // Normalised numbers are digits only: their JSON array needs no escaping.
