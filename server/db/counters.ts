@@ -30,9 +30,8 @@ export const monthOf = (createdAt: string) => createdAt.slice(0, 7);
 /**
  * Adds `rows` to a counter table: a row whose key is there has its `adds` columns added to, any
  * other is inserted. Written as SQL, not through Kysely's builder: a blast's creation makes four of
- * these, and building and compiling each cost more than PostgreSQL's own work on it (server CPU per
- * blast under load 1.54-1.57 -> 1.19-1.41 ms with this and the ledger's statements as SQL).
- * Table and column names are this module's constants, never input.
+ * these, and building and compiling each cost more than PostgreSQL's own work on it (figures in
+ * docs/decisions.md). Table and column names are this module's constants, never input.
  */
 async function addCounts<T extends keyof Database, C extends keyof Database[T] & string>(
   trx: Trx,
