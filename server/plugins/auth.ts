@@ -147,14 +147,15 @@ export function createTokens(database: DbHandle, key: Uint8Array, ttlSeconds: nu
   };
 }
 
-/** Ids asked for in one turn of the event loop go to the database together, at most this many. */
+/** Ids asked for together go to the database in one query, at most this many. */
 const MAX_BATCH = 100;
 
 /**
- * Every guarded request reads its user, and under load many arrive in one turn of the event loop:
- * their reads are made together, after the turn, in one query (one round trip to PostgreSQL, one
- * read transaction of SQLite) instead of one each. Each read still starts after its request
- * arrived, so it sees every change committed before; a user asked for twice is read once.
+ * Every guarded request reads its user, and under load many arrive in each turn of the event
+ * loop: the reads of two turns are made together, after them, in one query (one round trip to
+ * PostgreSQL, one read transaction of SQLite) instead of one each. Each read still starts after
+ * its request arrived, so it sees every change committed before; a user asked for twice is read
+ * once.
  */
 function batchedUserReads({ db, engine }: DbHandle): (id: string) => Promise<AuthUser | undefined> {
   const { sql: byIds } = db
