@@ -85,6 +85,10 @@ describe('Kontak', () => {
     await dismissToasts(page);
     await page.getByRole('button', { name: 'Tambah Kontak' }).click();
     await form.waitFor();
+    // The form puts focus on Platform once it has rendered (an effect, a frame after it shows):
+    // Enter pressed before that went to the add button, and the select never opened (CI, once).
+    const platform = form.getByLabel('Platform');
+    await expect.poll(() => platform.evaluate((el) => el === document.activeElement)).toBe(true);
     await page.keyboard.press('Enter');
     await page.getByRole('option', { name: 'WhatsApp' }).click();
     await form.getByLabel('Kontak').fill('081234567890');
