@@ -197,8 +197,8 @@ function withNamedStatements(pool: pg.Pool): PostgresPool {
     return name;
   };
   // Rows come as arrays and become objects as on SQLite (rowsAsObjects): pg's own objects get
-  // their columns one by one, by name.
-  // A statement's text fixes its columns, so its name (made from the text) keys the maker.
+  // their columns one by one, by name. A statement's text fixes its columns, so its name (made
+  // from the text) keys the maker.
   const makers = new Map<string, (values: unknown[]) => object>();
   const asObjects = (name: string, result: pg.QueryResult<unknown[]>) => {
     let make = makers.get(name);
@@ -276,20 +276,23 @@ export function jsonArrayRows(
 }
 
 /**
- * `insert into table (...) values (...)` of one row, as SQL: on the hottest paths (a blast, a
- * ledger entry) Kysely's builder cost more than the database's own work on the insert. The
- * columns are the row's own keys, quoted as identifiers.
+ * `insert into table (...) values (...), ...` of rows with the same columns, as SQL: on the
+ * hottest paths (a blast, a ledger entry, the counters) Kysely's builder cost more than the
+ * database's own work on the insert. The columns are the first row's keys, quoted as identifiers;
+ * as Kysely's values(), one whose value is undefined is left out.
  */
-export function insertRow<T extends keyof Database & string>(
+export function insertRows<T extends keyof Database & string>(
   table: T,
-  row: Insertable<Database[T]>,
+  rows: readonly Insertable<Database[T]>[],
 ): RawBuilder<unknown> {
-  // As Kysely's values(): a column whose value is undefined is left out.
-  const columns = (Object.keys(row) as (keyof typeof row & string)[]).filter(
-    (column) => row[column] !== undefined,
+  type Row = (typeof rows)[number];
+  const first = rows[0]!;
+  const columns = (Object.keys(first) as (keyof Row & string)[]).filter(
+    (column) => first[column] !== undefined,
   );
+  const values = rows.map((row) => sql`(${sql.join(columns.map((column) => row[column]))})`);
   return sql`insert into ${sql.table(table)} (${sql.join(columns.map((c) => sql.ref(c)))})
-    values (${sql.join(columns.map((c) => row[c]))})`;
+    values ${sql.join(values)}`;
 }
 
 /**

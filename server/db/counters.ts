@@ -2,7 +2,8 @@
 // every row they count, read by lists and dashboards instead of counting whole tables per request.
 // One row per client and status (or type), and the all-clients totals in a few stripes: a client
 // adds to the stripe of its id, so clients seldom wait on one another's row.
-import { sql, type Kysely, type Transaction } from 'kysely';
+import { sql, type Insertable, type Kysely, type Transaction } from 'kysely';
+import { insertRows } from './connection.ts';
 import type {
   BlastsTable,
   Database,
@@ -33,18 +34,16 @@ export const monthOf = (createdAt: string) => createdAt.slice(0, 7);
  * these, and building and compiling each cost more than PostgreSQL's own work on it (figures in
  * docs/decisions.md). Table and column names are this module's constants, never input.
  */
-async function addCounts<T extends keyof Database, C extends keyof Database[T] & string>(
+async function addCounts<T extends keyof Database & string, C extends keyof Database[T] & string>(
   trx: Trx,
   table: T,
   keys: readonly C[],
   adds: readonly C[],
-  rows: readonly Pick<Database[T], C>[],
+  rows: readonly Insertable<Database[T]>[],
 ): Promise<void> {
   if (rows.length === 0) return;
-  const columns = [...keys, ...adds];
-  const values = rows.map((row) => sql`(${sql.join(columns.map((column) => row[column]))})`);
   const sums = adds.map((column) => `${column} = ${table}.${column} + excluded.${column}`);
-  await sql`insert into ${sql.raw(`${table} (${columns.join(', ')})`)} values ${sql.join(values)}
+  await sql`${insertRows(table, rows)}
     on conflict ${sql.raw(`(${keys.join(', ')}) do update set ${sums.join(', ')}`)}`.execute(trx);
 }
 

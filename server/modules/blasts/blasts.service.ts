@@ -16,7 +16,7 @@ import type { PageQuery } from '../../../common/pagination.ts';
 import { analyzeNumbers } from '../../../common/phone.ts';
 import {
   forUpdate,
-  insertRow,
+  insertRows,
   jsonArrayRows,
   now,
   orderedList,
@@ -223,14 +223,16 @@ export async function createBlast(
     );
     if (idempotencyKey) {
       // Claims the key first; a concurrent holder makes this wait, then see its stored answer.
-      const claim = insertRow('idempotency_keys', {
-        user_id: userId,
-        key: idempotencyKey,
-        request_hash: requestHash,
-        status_code: 201,
-        response_body: body,
-        created_at: row.created_at,
-      });
+      const claim = insertRows('idempotency_keys', [
+        {
+          user_id: userId,
+          key: idempotencyKey,
+          request_hash: requestHash,
+          status_code: 201,
+          response_body: body,
+          created_at: row.created_at,
+        },
+      ]);
       const claimed = await sql`${claim} on conflict (user_id, key) do nothing`.execute(trx);
       if (!claimed.numAffectedRows) {
         const stored = await trx
@@ -254,7 +256,7 @@ export async function createBlast(
       },
       `${BLAST_MESSAGES.notEnoughTitle}: ${BLAST_MESSAGES.notEnough(count, owner.points)}`,
     );
-    await insertRow('blasts', row).execute(trx);
+    await insertRows('blasts', [row]).execute(trx);
     await countBlast(trx, row, null, 'pending');
     // One JSON parameter instead of a VALUES list of up to 2,000 parameters.
     // Normalised numbers are digits only: their JSON array needs no escaping.

@@ -4,7 +4,7 @@
 // PostgreSQL's own work on them (see addCounts in counters.ts).
 import crypto from 'node:crypto';
 import { sql, type Transaction } from 'kysely';
-import { insertRow, type Engine } from '../../db/connection.ts';
+import { insertRows, type Engine } from '../../db/connection.ts';
 import { countLedgerEntry } from '../../db/counters.ts';
 import type { Database, PointTransactionsTable, UsersTable } from '../../db/schema.ts';
 import { conflict, notFound } from '../../plugins/errors.ts';
@@ -66,18 +66,20 @@ export async function applyPoints(
     throw exists ? conflict(notEnoughMessage) : notFound('Klien');
   }
   if (entry.delta === 0) return updated.points;
-  await insertRow('point_transactions', {
-    id: crypto.randomUUID(),
-    user_id: entry.userId,
-    seq: updated.ledger_seq,
-    type: entry.type,
-    delta: entry.delta,
-    balance_after: updated.points,
-    description: entry.description,
-    point_request_id: entry.pointRequestId ?? null,
-    blast_id: entry.blastId ?? null,
-    created_at: createdAt,
-  }).execute(trx);
+  await insertRows('point_transactions', [
+    {
+      id: crypto.randomUUID(),
+      user_id: entry.userId,
+      seq: updated.ledger_seq,
+      type: entry.type,
+      delta: entry.delta,
+      balance_after: updated.points,
+      description: entry.description,
+      point_request_id: entry.pointRequestId ?? null,
+      blast_id: entry.blastId ?? null,
+      created_at: createdAt,
+    },
+  ]).execute(trx);
   await countLedgerEntry(trx, entry.userId, entry.type, entry.delta);
   return updated.points;
 }
