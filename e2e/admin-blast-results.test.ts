@@ -1,7 +1,7 @@
 // Hasil Blast in Chromium: cards, 5 per page, detail, per-number statuses (edit, reset, save),
 // result entry with its sum rules, re-edit behind its confirmation, and reject.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startE2E, type E2E, type Page } from './helpers.ts';
+import { dialogFocus, startE2E, type E2E, type Page } from './helpers.ts';
 import {
   adminApi,
   adminPage,
@@ -318,6 +318,7 @@ describe('Hasil Blast', () => {
     await target.getByRole('button', { name: /^Detail/ }).click();
     await dialog().getByRole('img', { name: 'Gambar yang dilampirkan pada blast' }).waitFor();
     await shot(page, 'admin-blast-detail-image');
+    await dialogFocus(page);
     await page.keyboard.press('Escape');
     await dialog().waitFor({ state: 'hidden' });
 
@@ -341,7 +342,9 @@ describe('Hasil Blast', () => {
       .getByText(/Blast ini ditolak admin/)
       .waitFor();
     expect(await dialog().getByRole('button', { name: 'Edit Status' }).count()).toBe(0);
+    await dialogFocus(page);
     await page.keyboard.press('Escape');
+    await dialog().waitFor({ state: 'hidden' });
   });
 
   it('works at phone width', async () => {

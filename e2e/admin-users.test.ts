@@ -1,6 +1,6 @@
 // Akun Klien in Chromium: stats, 5 per page, create, edit, password, delete, every validation.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { focused, stackedCard, startE2E, type E2E, type Page } from './helpers.ts';
+import { dialogFocus, focused, stackedCard, startE2E, type E2E, type Page } from './helpers.ts';
 import {
   adminApi,
   adminPage,
@@ -207,6 +207,7 @@ describe('Akun Klien', () => {
     // Opening it again starts with an empty field.
     await page.getByRole('button', { name: 'Ubah password klien-7' }).click();
     expect(await dialog().getByLabel('Password Baru').inputValue()).toBe('');
+    await dialogFocus(page);
     await page.keyboard.press('Escape');
     await dialog().waitFor({ state: 'hidden' });
   });
@@ -236,6 +237,7 @@ describe('Akun Klien', () => {
 
     await page.getByRole('button', { name: 'Tambah Klien Baru' }).click();
     await dialog().waitFor();
+    await dialogFocus(page);
     await page.keyboard.press('Escape');
     await dialog().waitFor({ state: 'hidden' });
     await expect.poll(async () => (await focused(page)).text).toBe('Tambah Klien Baru');
@@ -281,7 +283,7 @@ describe('Akun Klien', () => {
     await shot(phone, 'admin-users-phone');
     await phone.getByRole('button', { name: 'Tambah Klien Baru' }).focus();
     await phone.keyboard.press('Enter');
-    await phone.getByRole('dialog').waitFor();
+    await dialogFocus(phone);
     await phone.keyboard.type('kiki');
     await phone.keyboard.press('Tab');
     await phone.keyboard.type('kiki@contoh.test');

@@ -2,7 +2,7 @@
 // server; the theme toggle; keyboard-only use; every screen at phone width; and screenshots of
 // all seven screens at desktop and phone width in light and dark theme for review.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { screenshot, signIn, startE2E, type E2E, type Page } from './helpers.ts';
+import { dialogFocus, screenshot, signIn, startE2E, type E2E, type Page } from './helpers.ts';
 import {
   adminCall,
   addTiers,
@@ -396,6 +396,7 @@ describe('theme, keyboard and phone width', () => {
     await page.keyboard.press('Enter');
     const dialog = page.getByRole('dialog', { name: 'Detail Blast Request' });
     await dialog.locator('[data-number-list]').waitFor();
+    await dialogFocus(page);
     await page.keyboard.press('Escape'); // the toast is the top layer
     await page.keyboard.press('Escape');
     await dialog.waitFor({ state: 'hidden' });

@@ -136,6 +136,17 @@ export function focused(page: Page) {
   });
 }
 
+/**
+ * Waits for focus to be inside the open dialog. Radix moves it there, and starts listening for
+ * Escape, in effects a frame after the dialog shows: a key pressed before that is lost, and the
+ * dialog stays open (CI, once).
+ */
+export async function dialogFocus(page: Page) {
+  await page.waitForFunction(() =>
+    document.activeElement?.closest('[role=dialog], [role=alertdialog]'),
+  );
+}
+
 /** Saves a full-page PNG to .tmp/screenshots/<name>.png and returns its path. */
 export async function screenshot(page: Page, name: string): Promise<string> {
   fs.mkdirSync(SCREENSHOT_DIR, { recursive: true });

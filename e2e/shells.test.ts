@@ -2,6 +2,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   ADMIN,
+  dialogFocus,
   focused,
   screenshot,
   shellTitle,
@@ -73,6 +74,7 @@ describe.each(['desktop', 'phone'] as ViewportName[])('at %s size', (size) => {
       // Escape closes the menu and gives focus back to its toggle.
       await toggle.click();
       await nav.waitFor();
+      await dialogFocus(page);
       await page.keyboard.press('Escape');
       await nav.waitFor({ state: 'hidden' });
       await expect.poll(async () => (await focused(page)).label).toBe('Buka menu');
