@@ -215,7 +215,7 @@ describe('Akun Klien', () => {
   it('keeps Tab inside an open dialog and gives focus back to the button that opened it', async () => {
     await dismissToasts(page);
     await page.getByRole('button', { name: 'Edit klien klien-7' }).click();
-    await dialog().waitFor();
+    await dialogFocus(page);
     for (let i = 0; i < 10; i++) {
       await page.keyboard.press('Tab');
       expect((await focused(page)).inDialog).toBe(true);
