@@ -236,7 +236,6 @@ describe('Akun Klien', () => {
     await expect.poll(async () => (await focused(page)).label).toBe('Hapus klien klien-7');
 
     await page.getByRole('button', { name: 'Tambah Klien Baru' }).click();
-    await dialog().waitFor();
     await dialogFocus(page);
     await page.keyboard.press('Escape');
     await dialog().waitFor({ state: 'hidden' });
