@@ -1,24 +1,35 @@
 // Browser entry: styles and the application root.
-import { StrictMode } from 'react';
+import { StrictMode, startTransition } from 'react';
 import { createRoot } from 'react-dom/client';
 import { App } from './app/app.tsx';
 import { earlyData, loadSignedInArea } from './app/pages.ts';
 import { startEarly } from './lib/api-client.ts';
-import { readStoredSession } from './lib/session.ts';
+import { loadSession, readStoredSession } from './lib/session.ts';
 import './styles.css';
 
 // A saved session: the signed-in area's code and the first screen's data start downloading now,
-// before the first render.
+// and the first render waits for that code. Rendered before it came, the app would show a spinner
+// and then hold the finished screen back: React shows content that replaces a Suspense fallback
+// no sooner than 300 ms after the fallback.
 const saved = readStoredSession();
+let ready: Promise<unknown> = Promise.resolve();
 if (saved) {
-  void loadSignedInArea(saved.user.role, window.location.pathname);
+  ready = loadSignedInArea(saved.user.role, window.location.pathname).catch(() => {
+    // The app renders anyway: the screen's own Suspense shows what failed.
+  });
   for (const path of earlyData(saved.user.role, window.location.pathname)) {
     startEarly(path, saved.token);
   }
 }
+loadSession();
 
-createRoot(document.getElementById('root')!).render(
-  <StrictMode>
-    <App />
-  </StrictMode>,
-);
+void ready.then(() => {
+  const root = createRoot(document.getElementById('root')!);
+  startTransition(() =>
+    root.render(
+      <StrictMode>
+        <App />
+      </StrictMode>,
+    ),
+  );
+});

@@ -11,7 +11,7 @@ const TOKEN_KEY = 'token';
 const USER_KEY = 'user';
 export const SESSION_EXPIRED_MESSAGE = 'Sesi Anda telah berakhir. Silakan masuk kembali.';
 
-/** undefined: not read yet (the app shows a spinner); null: nobody is signed in. */
+/** undefined: not read yet (main.tsx reads it before the first render); null: nobody is signed in. */
 let current: Session | null | undefined;
 /** A one-time message for the sign-in page (why the user was sent there). */
 let notice: string | null = null;
@@ -54,9 +54,18 @@ export function saveSession(session: Session): void {
   emit();
 }
 
-/** Keeps the stored user in step with the server (GET /auth/me). */
+/** Whether two users have the same fields with the same values (a User's values are scalars). */
+function sameUser(a: User, b: User): boolean {
+  const keys = Object.keys(a) as (keyof User)[];
+  return keys.length === Object.keys(b).length && keys.every((key) => a[key] === b[key]);
+}
+
+/**
+ * Keeps the stored user in step with the server (GET /auth/me). An unchanged user changes
+ * nothing: every screen that reads the session would render again for it.
+ */
 export function updateSessionUser(user: User): void {
-  if (!current) return;
+  if (!current || sameUser(current.user, user)) return;
   localStorage.setItem(USER_KEY, JSON.stringify(user));
   current = { ...current, user };
   emit();
