@@ -582,6 +582,28 @@ describe('hostile input at every step of the walk', () => {
     });
   });
 
+  it('says what is wrong with a query string or a body in Indonesian, naming the field', async () => {
+    await expectUnchanged(server.database.db, async () => {
+      const detail = async (url: string, body?: object) =>
+        (await server.api(body ? 'POST' : 'GET', url, { token: admin, body })).body.detail;
+      expect(await detail('/api/admin/blast-requests?page=abc')).toBe('page harus berupa angka');
+      expect(await detail('/api/admin/blast-requests?page=1.5')).toBe(
+        'page harus berupa bilangan bulat',
+      );
+      expect(await detail('/api/admin/blast-requests?page=0')).toBe('page minimal 1');
+      expect(await detail('/api/admin/users?page_size=101')).toBe('page_size maksimal 100');
+      expect(
+        await detail('/api/admin/users', {
+          username: 'Baru',
+          email: 'baru@example.com',
+          password: 'Rahasia123',
+          points: 500,
+          phone: '0812',
+        }),
+      ).toBe('Kunci tidak dikenali: "points", "phone"');
+    });
+  });
+
   it('contacts and notes', async () => {
     await expectUnchanged(server.database.db, async () => {
       const contact = { platform: 'whatsapp', value: '08123', is_active: true };
