@@ -38,6 +38,18 @@ describe('lighthouseFigure', () => {
     expect(figure.note).toContain('1 of 3 run(s) failed: NO_FCP: no paint');
   });
 
+  it('says which runs were measured again after Lighthouse failed to record the trace', () => {
+    const figure = lighthouseFigure('admin dashboard', [
+      run(97),
+      { ...run(96), retriedAfter: 'NO_NAVSTART' },
+      run(98),
+    ]);
+    expect(figure).toMatchObject({ value: 97, met: true });
+    expect(figure.note).toContain(
+      '1 run(s) measured again after Lighthouse failed to record the trace (NO_NAVSTART)',
+    );
+  });
+
   it('has no value when every run failed', () => {
     const figure = lighthouseFigure('sign-in page', [{ error: 'Lighthouse failed: gone' }]);
     expect(figure).toMatchObject({ value: null, met: false });

@@ -126,6 +126,28 @@ interface LighthouseRun {
   score: number;
   metrics: string;
   finalUrl: string;
+  /** The error of a first try whose trace Lighthouse failed to record (see RECORDING_FAILED). */
+  retriedAfter?: string;
+}
+
+/**
+ * Lighthouse's own trace recording failed, and its message asks to run it again: a fault of the
+ * measurement, not of the page. Such a run is measured once more; any other error stands.
+ */
+const RECORDING_FAILED = /^(NO_NAVSTART|NO_TRACING_STARTED):/;
+
+/** A Lighthouse run, taken again once when its trace was not recorded. */
+async function measurePage(
+  context: BrowserContext,
+  port: number,
+  input: BrowserInput,
+  target: (typeof PAGES)[number],
+): Promise<LighthouseRun | { error: string }> {
+  const first = await runLighthouse(context, port, input, target);
+  if (!('error' in first) || !RECORDING_FAILED.test(first.error)) return first;
+  input.log(`${target.name}: ${first.error.split(':')[0]}, measured again`);
+  const again = await runLighthouse(context, port, input, target);
+  return 'error' in again ? again : { ...again, retriedAfter: first.error.split(':')[0] };
 }
 
 /** One Lighthouse run of a page: its score and metrics, or the reason it gave none. */
@@ -183,8 +205,12 @@ export function lighthouseFigure(
   const failed = errors.length
     ? `${errors.length} of ${runs.length} run(s) failed: ${[...new Set(errors)].join('; ')}`
     : '';
+  const retried = scored.flatMap((run) => (run.retriedAfter ? [run.retriedAfter] : []));
+  const again = retried.length
+    ? `; ${retried.length} run(s) measured again after Lighthouse failed to record the trace (${[...new Set(retried)].join(', ')})`
+    : '';
   const note = median
-    ? `${median.metrics} (the median run); scores ${scored.map((run) => run.score).join(', ')}; final URL ${median.finalUrl}${failed ? `; ${failed}` : ''}`
+    ? `${median.metrics} (the median run); scores ${scored.map((run) => run.score).join(', ')}; final URL ${median.finalUrl}${again}${failed ? `; ${failed}` : ''}`
     : failed;
   return {
     figure: `Lighthouse performance (mobile): ${name}`,
@@ -279,7 +305,7 @@ export async function measureBrowser(input: BrowserInput): Promise<Figure[]> {
     for (let round = 1; context && round <= LIGHTHOUSE_RUNS; round++) {
       for (const target of PAGES) {
         input.log(`Lighthouse ${round}/${LIGHTHOUSE_RUNS}: ${target.name}`);
-        runs.get(target.name)!.push(await runLighthouse(context, port, input, target));
+        runs.get(target.name)!.push(await measurePage(context, port, input, target));
       }
     }
     for (const target of PAGES) figures.push(lighthouseFigure(target.name, runs.get(target.name)!));
