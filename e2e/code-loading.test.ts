@@ -75,28 +75,51 @@ describe('a signed-in screen', () => {
     await adminPage.context().close();
   });
 
-  it("asks for the dashboard's figures and the user while the screen's code downloads, once each", async () => {
-    const page = await signedIn(ADMIN.email, ADMIN.password);
-    const asked: string[] = [];
-    page.on('request', (request) => {
-      const path = new URL(request.url()).pathname;
-      if (path.startsWith('/api/')) asked.push(path);
-    });
-    const held: (() => Promise<void>)[] = [];
-    await page.route(/\/assets\/dashboard-[\w-]+\.js$/, (route) => {
-      held.push(() => route.continue());
-    });
-    await page.goto(`${e2e.url}/`, { waitUntil: 'commit' });
-    // The screen cannot have asked: its code is held back.
-    await expect.poll(() => asked.toSorted()).toEqual(['/api/admin/dashboard', '/api/auth/me']);
-    await expect.poll(() => held.length).toBe(1);
-    await held[0]!();
-    await page.getByRole('heading', { name: /Selamat datang/ }).waitFor();
-    await page.getByText('Total Klien').waitFor();
-    await page.waitForLoadState('networkidle');
-    expect(asked.toSorted()).toEqual(['/api/admin/dashboard', '/api/auth/me']);
-    await page.context().close();
-  });
+  it.each([
+    ['admin', '/', /\/assets\/dashboard-[\w-]+\.js$/, ['/api/admin/dashboard'], /Selamat datang/],
+    [
+      'client',
+      '/blast-form',
+      /\/assets\/blast-form-[\w-]+\.js$/,
+      ['/api/public/settings'],
+      'Form Blast WhatsApp',
+    ],
+    [
+      'client',
+      '/topup',
+      /\/assets\/topup-[\w-]+\.js$/,
+      ['/api/pricing', '/api/public/settings'],
+      'Top Up Poin',
+    ],
+  ] as const)(
+    "as %s on %s, asks for the screen's data and the user while its code downloads, once each",
+    async (role, path, chunk, data, heading) => {
+      const client =
+        role === 'client' && (await e2e.server.createClient({ username: `awal-${path.slice(1)}` }));
+      const page = client
+        ? await signedIn(client.user.email, client.password)
+        : await signedIn(ADMIN.email, ADMIN.password);
+      const asked: string[] = [];
+      page.on('request', (request) => {
+        const pathname = new URL(request.url()).pathname;
+        if (pathname.startsWith('/api/')) asked.push(pathname);
+      });
+      const held: (() => Promise<void>)[] = [];
+      await page.route(chunk, (route) => {
+        held.push(() => route.continue());
+      });
+      const expected = ['/api/auth/me', ...data].toSorted();
+      await page.goto(`${e2e.url}${path}`, { waitUntil: 'commit' });
+      // The screen cannot have asked: its code is held back.
+      await expect.poll(() => asked.toSorted()).toEqual(expected);
+      await expect.poll(() => held.length).toBe(1);
+      await held[0]!();
+      await page.getByRole('heading', { name: heading }).waitFor();
+      await page.waitForLoadState('networkidle');
+      expect(asked.toSorted()).toEqual(expected);
+      await page.context().close();
+    },
+  );
 
   it("sends every script with V8's compile hint on its first line", async () => {
     const page = await signedIn(ADMIN.email, ADMIN.password);
