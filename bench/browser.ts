@@ -138,16 +138,14 @@ const RECORDING_FAILED = /^(NO_NAVSTART|NO_TRACING_STARTED):/;
 
 /** A Lighthouse run, taken again once when its trace was not recorded. */
 async function measurePage(
-  context: BrowserContext,
-  port: number,
-  input: BrowserInput,
-  target: (typeof PAGES)[number],
+  ...args: Parameters<typeof runLighthouse>
 ): Promise<LighthouseRun | { error: string }> {
-  const first = await runLighthouse(context, port, input, target);
+  const first = await runLighthouse(...args);
   if (!('error' in first) || !RECORDING_FAILED.test(first.error)) return first;
-  input.log(`${target.name}: ${first.error.split(':')[0]}, measured again`);
-  const again = await runLighthouse(context, port, input, target);
-  return 'error' in again ? again : { ...again, retriedAfter: first.error.split(':')[0] };
+  const code = first.error.split(':')[0];
+  args[2].log(`${args[3].name}: ${code}, measured again`);
+  const again = await runLighthouse(...args);
+  return 'error' in again ? again : { ...again, retriedAfter: code };
 }
 
 /** One Lighthouse run of a page: its score and metrics, or the reason it gave none. */

@@ -12,11 +12,11 @@ import './styles.css';
 // and then hold the finished screen back: React shows content that replaces a Suspense fallback
 // no sooner than 300 ms after the fallback.
 const saved = readStoredSession();
-let ready: Promise<unknown> = Promise.resolve();
+// A failed download does not stop the render: the signed-in area meets the same error there.
+const ready = saved
+  ? loadSignedInArea(saved.user.role, window.location.pathname).catch(() => undefined)
+  : Promise.resolve();
 if (saved) {
-  ready = loadSignedInArea(saved.user.role, window.location.pathname).catch(() => {
-    // The app renders anyway: the screen's own Suspense shows what failed.
-  });
   for (const path of earlyData(saved.user.role, window.location.pathname)) {
     startEarly(path, saved.token);
   }
