@@ -305,10 +305,14 @@ export function inJsonArray(engine: Engine, column: string, json: string): RawBu
     : sql<boolean>`${sql.ref(column)} in (select value from json_each(${json}))`;
 }
 
-/** `column`'s values of each group joined by commas in `orderBy` order, as one text. */
-export function orderedList(engine: Engine, column: string, orderBy: string): RawBuilder<string> {
+/** `value`'s texts of each group joined by commas in `orderBy` order, as one text. */
+export function orderedList(
+  engine: Engine,
+  value: RawBuilder<string>,
+  orderBy: string,
+): RawBuilder<string> {
   const fn = engine === 'postgres' ? sql.raw('string_agg') : sql.raw('group_concat');
-  return sql<string>`${fn}(${sql.ref(column)}, ',' order by ${sql.ref(orderBy)})`;
+  return sql<string>`${fn}(${value}, ',' order by ${sql.ref(orderBy)})`;
 }
 
 /** Deadlock, serialization failure or a busy SQLite file: the whole transaction may be retried. */

@@ -91,32 +91,40 @@ function blastsQuery(db: DbHandle['db']) {
 }
 
 /**
- * The blasts `page` selects, newest first, each with its numbers and its statuses joined in index
- * order by the same query: one round trip for a page, and one row per blast rather than one per
- * number (a page of five 500-number blasts is five rows, not 2,500). The lists are made for the
- * page's rows only, outside its window. Numbers are digits and statuses words, so a comma
- * separates them safely.
+ * The blasts `page` selects, newest first, each with its numbers and their statuses joined in
+ * index order by the same query: one round trip for a page, and one row per blast rather than one
+ * per number (a page of five 500-number blasts is five rows, not 2,500). Each number is read once,
+ * as "number:status"; the lists are made for the page's rows only, outside its window. Numbers are
+ * digits and statuses words, so a comma and a colon separate them safely.
  */
 async function withNumbers(
   { db, engine }: DbHandle,
   page: ReturnType<typeof blastsQuery>,
 ): Promise<Blast[]> {
+  const entry = sql<string>`${sql.ref('n.number')} || ':' || ${sql.ref('n.status')}`;
   const rows = await db
     .selectFrom(page.as('p'))
     .selectAll('p')
-    .select((eb) => {
-      const list = (column: 'number' | 'status') =>
-        eb
-          .selectFrom('blast_numbers as n')
-          .whereRef('n.blast_id', '=', 'p.id')
-          .select(orderedList(engine, `n.${column}`, 'n.idx').as('list'));
-      return [list('number').as('numbers'), list('status').as('statuses')];
-    })
+    .select((eb) =>
+      eb
+        .selectFrom('blast_numbers as n')
+        .whereRef('n.blast_id', '=', 'p.id')
+        .select(orderedList(engine, entry, 'n.idx').as('list'))
+        .as('entries'),
+    )
     .orderBy('p.created_at', 'desc')
     .orderBy('p.id', 'desc')
     .execute();
-  const split = (joined: string | null) => (joined ? joined.split(',') : []);
-  return rows.map((row) => toBlast(row, split(row.numbers), split(row.statuses) as NumberStatus[]));
+  return rows.map((row) => {
+    const numbers: string[] = [];
+    const statuses: NumberStatus[] = [];
+    for (const item of row.entries ? row.entries.split(',') : []) {
+      const colon = item.indexOf(':');
+      numbers.push(item.slice(0, colon));
+      statuses.push(item.slice(colon + 1) as NumberStatus);
+    }
+    return toBlast(row, numbers, statuses);
+  });
 }
 
 export async function getBlast(database: DbHandle, id: string, ownerId?: string): Promise<Blast> {
