@@ -2,6 +2,7 @@
 // server; the theme toggle; keyboard-only use; every screen at phone width; and screenshots of
 // all seven screens at desktop and phone width in light and dark theme for review.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { CLIENT_ROUTES } from '../client/app/routes.ts';
 import { dialogFocus, screenshot, signIn, startE2E, type E2E, type Page } from './helpers.ts';
 import {
   adminCall,
@@ -74,6 +75,28 @@ describe('the header balance', () => {
     await page.evaluate(() => document.dispatchEvent(new Event('visibilitychange')));
     await me;
     await expectShellBalance(page, 90);
+    await page.context().close();
+  });
+});
+
+describe('the header balance, on a phone', () => {
+  it('shows a balance in the millions whole beside a whole title on every screen; a long name gives way', async () => {
+    const client = await e2e.server.createClient({ username: 'toko-sembako-sumber-rejeki' });
+    await setPoints(e2e.server, client, 9_876_543);
+    const page = await signedIn(client, '/', 'phone');
+    for (const { path } of CLIENT_ROUTES) {
+      await go(page, e2e.url, path);
+      await expectShellBalance(page, 9_876_543);
+      const line = page.locator('header p', { hasText: /\d poin/ });
+      expect(await line.textContent()).toBe('9.876.543 poin tersedia');
+      // Nothing of it is cut off (the line is as wide as its text); the long name is.
+      expect(await line.evaluate((el) => el.scrollWidth <= el.clientWidth)).toBe(true);
+      const name = page.locator('header p', { hasText: 'toko-sembako' });
+      expect(await name.evaluate((el) => el.scrollWidth > el.clientWidth)).toBe(true);
+      expect(
+        await page.locator('[data-shell-title]').evaluate((el) => el.scrollWidth <= el.clientWidth),
+      ).toBe(true);
+    }
     await page.context().close();
   });
 });

@@ -96,7 +96,7 @@ export default function ClientShell() {
           >
             {theme === 'dark' ? <Sun aria-hidden /> : <Moon aria-hidden />}
           </Button>
-          <div className="min-w-0 max-w-24 text-right sm:max-w-48">
+          <div className="min-w-0 max-w-28 text-right sm:max-w-48">
             <p className="truncate text-sm font-semibold leading-tight" title={username}>
               {username}
             </p>
@@ -104,7 +104,7 @@ export default function ClientShell() {
               {points} poin<span className="max-sm:sr-only"> tersedia</span>
             </p>
           </div>
-          <Avatar name={username} />
+          <Avatar name={username} className="max-sm:size-8" />
         </>
       }
     >

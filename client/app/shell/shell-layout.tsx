@@ -126,11 +126,11 @@ export function ShellLayout({
       </DialogPrimitive.Root>
 
       <div className="flex min-w-0 flex-1 flex-col">
-        <header className="sticky top-0 z-30 flex h-16 items-center gap-3 border-b bg-card/95 px-4 backdrop-blur sm:px-6">
+        <header className="sticky top-0 z-30 flex h-16 items-center gap-2 border-b bg-card/95 px-3 backdrop-blur sm:gap-3 sm:px-6">
           <Button
             variant="ghost"
             size="icon"
-            className="-ml-2 lg:hidden"
+            className="-ml-2 max-sm:size-9 lg:hidden"
             aria-label="Buka menu"
             aria-expanded={menuOpen}
             aria-haspopup="dialog"
@@ -149,7 +149,7 @@ export function ShellLayout({
             {title}
           </p>
           {/* The title keeps its words; the user's name gives way first (truncated). */}
-          <div className="ml-auto flex min-w-0 items-center gap-2 sm:gap-3">{headerEnd}</div>
+          <div className="ml-auto flex min-w-0 items-center gap-1.5 sm:gap-3">{headerEnd}</div>
         </header>
         <main
           id="main"
