@@ -94,11 +94,13 @@ describe('a signed-in screen', () => {
   ] as const)(
     "as %s on %s, asks for the screen's data and the user while its code downloads, once each",
     async (role, path, chunk, data, heading) => {
-      const client =
-        role === 'client' && (await e2e.server.createClient({ username: `awal-${path.slice(1)}` }));
-      const page = client
-        ? await signedIn(client.user.email, client.password)
-        : await signedIn(ADMIN.email, ADMIN.password);
+      const account =
+        role === 'admin'
+          ? ADMIN
+          : await e2e.server
+              .createClient({ username: `awal-${path.slice(1)}` })
+              .then((client) => ({ email: client.user.email, password: client.password }));
+      const page = await signedIn(account.email, account.password);
       const asked: string[] = [];
       page.on('request', (request) => {
         const pathname = new URL(request.url()).pathname;
