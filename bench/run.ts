@@ -37,6 +37,7 @@ const PG_URL = process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:
 const PG_SCHEMA = 'bench_run';
 const WORK = path.join(ROOT, '.tmp', 'bench');
 const SERVER_BUNDLE = path.join(WORK, 'server', 'main.js');
+const SERVER_LOG = path.join(WORK, 'server.log');
 /** The `NAME=value` assignments that lead package.json's serve script (which npm start runs). */
 function serveEnv(): Record<string, string> {
   const pkg = JSON.parse(fs.readFileSync(path.join(ROOT, 'package.json'), 'utf8')) as {
@@ -270,7 +271,9 @@ interface Server {
 async function startServer(env: Record<string, string>): Promise<Server> {
   const port = await freePort();
   const started = performance.now();
-  // The production server, as `npm start` runs it: the bundle built in main().
+  // The production server, as `npm start` runs it: the bundle built in main(). Its log goes to a
+  // file, as npm start's would (LOG_LEVEL's default, info, writes a line per request).
+  const log = fs.openSync(SERVER_LOG, 'w');
   const child = spawnNode([SERVER_BUNDLE], {
     cwd: ROOT,
     env: {
@@ -282,17 +285,19 @@ async function startServer(env: Record<string, string>): Promise<Server> {
       // The per-session limiter runs as in production (it costs about 12% of a /api/auth/me
       // answer, counted with callgrind), with a limit no run reaches.
       SEBAR_USER_RATE_LIMIT: '1000000000',
-      LOG_LEVEL: 'warn',
       SEBAR_JWT_SECRET: JWT_SECRET,
       SEBAR_ADMIN_EMAIL: BENCH_ADMIN.email,
       SEBAR_ADMIN_PASSWORD: BENCH_ADMIN.password,
       SEBAR_CLIENT_DIR: path.join(WORK, 'client'),
     },
-    stdio: ['ignore', 'inherit', 'inherit'],
+    stdio: ['ignore', log, 'inherit'],
   });
+  fs.closeSync(log);
   const base = `http://127.0.0.1:${port}`;
   for (;;) {
-    if (child.exitCode !== null) throw new Error(`server exited with ${child.exitCode}`);
+    if (child.exitCode !== null) {
+      throw new Error(`server exited with ${child.exitCode}; its log: ${SERVER_LOG}`);
+    }
     try {
       const answer = await fetch(`${base}/api/health`);
       if (answer.status === 200) break;
@@ -875,6 +880,7 @@ async function main() {
     duration_s: Math.round((Date.now() - started) / 1000),
     figures,
   };
+  fs.rmSync(SERVER_LOG, { force: true }); // a server's log of a million requests: kept only on failure
   fs.writeFileSync(
     path.join(ROOT, 'bench', 'results.json'),
     `${JSON.stringify(results, null, 2)}\n`,

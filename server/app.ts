@@ -3,7 +3,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import fastifyStatic from '@fastify/static';
 import fastifySwagger from '@fastify/swagger';
-import Fastify, { LogController, type FastifyReply, type FastifyRequest } from 'fastify';
+import Fastify from 'fastify';
 import {
   jsonSchemaTransform,
   validatorCompiler,
@@ -28,6 +28,7 @@ import { diskStore } from './modules/uploads/file-store.ts';
 import { uploadsRoutes } from './modules/uploads/uploads.routes.ts';
 import { ensureAdmin } from './modules/users/users.service.ts';
 import { usersRoutes } from './modules/users/users.routes.ts';
+import { AccessLog } from './plugins/access-log.ts';
 import { createTokens, loadJwtKey, LoginLimiter, registerAuth } from './plugins/auth.ts';
 import { clientErrors, frameworkErrors, registerErrorHandling } from './plugins/errors.ts';
 import { registerRateLimit } from './plugins/rate-limit.ts';
@@ -55,21 +56,6 @@ export interface RegisteredRoute {
   access: string | undefined;
 }
 
-/** One access line per request, when it is answered (Fastify writes a second on arrival). */
-class AccessLog extends LogController {
-  override incomingRequest() {}
-  override requestCompleted(error: Error | null, request: FastifyRequest, reply: FastifyReply) {
-    const line = {
-      method: request.method,
-      url: request.url,
-      status: reply.statusCode,
-      ms: Math.round(reply.elapsedTime * 10) / 10,
-    };
-    if (error) reply.log.error({ ...line, err: error }, 'request errored');
-    else reply.log.info(line, 'request');
-  }
-}
-
 export interface BuiltApp {
   app: App;
   context: AppContext;
@@ -80,9 +66,10 @@ export async function buildApp(
   config: Config,
   database: DbHandle = openDatabase(config),
 ): Promise<BuiltApp> {
+  const accessLog = new AccessLog(config.logLevel);
   const app = Fastify({
     logger: config.logLevel === 'silent' ? false : { level: config.logLevel },
-    logController: new AccessLog(),
+    logController: accessLog,
     bodyLimit: 1024 * 1024,
     // Ids and filenames in paths are short; a huge URL is rejected before any work.
     routerOptions: { maxParamLength: 200 },
@@ -152,6 +139,7 @@ export async function buildApp(
   purge.unref();
   app.addHook('onClose', async () => {
     clearInterval(purge);
+    accessLog.close();
     await database.close();
   });
   return { app, context, routes };

@@ -95,7 +95,9 @@ describe('the users of requests that arrive together', () => {
     expected[0] = expected[1] = 'none';
 
     // Asked in one turn of the event loop: one batch, read in two queries.
-    const checked = await Promise.all(tokens.map((t) => server.context.tokens.check(t)));
+    const checked = await Promise.all(
+      tokens.map((t) => server.context.tokens.check(`Bearer ${t}`)),
+    );
     expect(checked.map((user) => user?.id ?? 'none')).toEqual(expected);
 
     // Over HTTP, arriving as they come.

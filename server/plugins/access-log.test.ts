@@ -1,0 +1,95 @@
+// The access log of the production server: one line per answered request, in pino's format.
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import {
+  burst,
+  processDatabase,
+  send,
+  startChild,
+  stopChildren,
+  type ChildServer,
+  type ProcessDatabase,
+} from '../test-processes.ts';
+
+let database: ProcessDatabase;
+beforeAll(async () => {
+  database = await processDatabase();
+});
+afterEach(stopChildren);
+afterAll(() => database.drop());
+
+const lines = (server: ChildServer) =>
+  server
+    .output()
+    .split('\n')
+    .filter((line) => line.startsWith('{'))
+    .map((line) => JSON.parse(line) as Record<string, unknown>);
+const requestLines = (server: ChildServer) => lines(server).filter((l) => l.msg === 'request');
+
+async function until<T>(read: () => T, done: (value: T) => boolean): Promise<T> {
+  const deadline = Date.now() + 5_000;
+  for (let value = read(); ; value = read()) {
+    if (done(value) || Date.now() > deadline) return value;
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+}
+
+describe('the access log', () => {
+  it('writes one line per answered request at LOG_LEVEL=info, with pino fields, without waiting for exit', async () => {
+    const server = await startChild(database, { LOG_LEVEL: 'info' });
+    const odd = '/api/health?q=%22kutip%22&x=a\\b'; // a backslash and an escape, as sent
+    const answers = [
+      await send({ url: server.url, method: 'GET', path: '/api/auth/me', token: 'x.y.z' }),
+      await send({ url: server.url, method: 'GET', path: odd }),
+      ...(await burst(
+        Array.from({ length: 40 }, (_, i) => ({
+          url: server.url,
+          method: 'GET',
+          path: `/api/health?i=${i}`,
+        })),
+      )),
+    ];
+    expect(answers.map((a) => a.status)).toEqual([401, 200, ...Array<number>(40).fill(200)]);
+
+    // Written at the end of the turn that answered them, while the server runs on.
+    // (Start-up's own health checks are logged before them.)
+    const ours = () => requestLines(server).filter((l) => l.url !== '/api/health');
+    const written = await until(ours, (found) => found.length >= 42);
+    expect(written).toHaveLength(42);
+    const pinoLine = lines(server).find((l) => l.msg !== 'request')!;
+    for (const line of written) {
+      expect(Object.keys(line)).toEqual([
+        'level',
+        'time',
+        'pid',
+        'hostname',
+        'reqId',
+        'method',
+        'url',
+        'status',
+        'ms',
+        'msg',
+      ]);
+      expect(line).toMatchObject({
+        level: 30,
+        pid: server.child.pid,
+        hostname: pinoLine.hostname,
+        method: 'GET',
+      });
+      expect(Math.abs((line.time as number) - Date.now())).toBeLessThan(60_000);
+      expect(line.ms).toEqual(expect.any(Number));
+    }
+    expect(written[0]).toMatchObject({ url: '/api/auth/me', status: 401 });
+    expect(written[1]).toMatchObject({ url: odd, status: 200 });
+    expect(written.slice(2).map((l) => l.url)).toEqual(
+      expect.arrayContaining(Array.from({ length: 40 }, (_, i) => `/api/health?i=${i}`)),
+    );
+    expect(new Set(written.map((l) => l.reqId)).size).toBe(42);
+  });
+
+  it('writes no request lines at LOG_LEVEL=warn', async () => {
+    const server = await startChild(database, { LOG_LEVEL: 'warn' });
+    await send({ url: server.url, method: 'GET', path: '/api/health' });
+    await server.kill('SIGTERM');
+    expect(requestLines(server)).toEqual([]);
+  });
+});
