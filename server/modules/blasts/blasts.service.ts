@@ -13,7 +13,7 @@ import {
   type NumberStatus,
 } from '../../../common/blasts.ts';
 import type { PageQuery } from '../../../common/pagination.ts';
-import { analyzeNumbers } from '../../../common/phone.ts';
+import { analyzeNumbers, MAX_NUMBERS_PER_BLAST } from '../../../common/phone.ts';
 import {
   forUpdate,
   insertRows,
@@ -59,13 +59,17 @@ const TAKE_BACK_FAILED =
 function toBlast(row: BlastRow, numbers: string[], statuses: readonly NumberStatus[]): Blast {
   const numberStatuses: Record<string, NumberStatus> = {};
   for (let idx = 0; idx < statuses.length; idx += 1) numberStatuses[idx] = statuses[idx]!;
+  return { ...blastFields(row), target_numbers: numbers, number_statuses: numberStatuses };
+}
+
+/** A blast's answer but for its numbers and their statuses. */
+function blastFields(row: BlastRow): Omit<Blast, 'target_numbers' | 'number_statuses'> {
   return {
     id: row.id,
     user_id: row.user_id,
     username: row.username,
     message: row.message,
     image_url: row.image_url,
-    target_numbers: numbers,
     total_numbers: row.total_numbers,
     status: row.status,
     created_at: row.created_at,
@@ -78,8 +82,25 @@ function toBlast(row: BlastRow, numbers: string[], statuses: readonly NumberStat
     admin_notes: row.admin_notes,
     // SPEC lists `results` as an object: always present, the current counts.
     results: { successful_count: row.successful_count, failed_count: row.failed_count },
-    number_statuses: numberStatuses,
   };
+}
+
+const PENDING: NumberStatus = 'pending';
+/** `"0":"pending"` to `"499":"pending"`: a new blast's statuses, as JSON text. */
+const PENDING_STATUSES = Array.from(
+  { length: MAX_NUMBERS_PER_BLAST },
+  (_, i) => `"${i}":"${PENDING}"`,
+);
+
+/**
+ * A new blast's answer as JSON text, its numbers' JSON made beforehand (outside the transaction)
+ * and every status pending: serialising a 500-number answer whole (20 KB) was the largest piece
+ * of work inside the transaction, while its locks were held.
+ */
+function newBlastJson(row: BlastRow, numbersJson: string): string {
+  const fields = JSON.stringify(blastFields(row));
+  const statuses = PENDING_STATUSES.slice(0, row.total_numbers).join(',');
+  return `${fields.slice(0, -1)},"target_numbers":${numbersJson},"number_statuses":{${statuses}}}`;
 }
 
 function blastsQuery(db: DbHandle['db']) {
@@ -168,8 +189,6 @@ export async function listBlasts(
   };
 }
 
-const PENDING: NumberStatus = 'pending';
-
 export const IDEMPOTENCY_MISMATCH = 'Idempotency-Key sudah dipakai untuk permintaan yang berbeda';
 
 /**
@@ -200,6 +219,9 @@ export async function createBlast(
     .update(JSON.stringify([input.message, input.target_numbers, input.image_url]))
     .digest('hex');
   const count = analysis.unique.length;
+  // Normalised numbers are digits only: their JSON array needs no escaping. It is both the
+  // answer's list and the one parameter the numbers' rows are inserted from.
+  const numbersJson = `["${analysis.unique.join('","')}"]`;
 
   return transact(database, async (trx) => {
     const owner = await holdClient(database.engine, trx, userId);
@@ -222,13 +244,7 @@ export async function createBlast(
     // The answer is known before anything is written: the key is claimed with it, so the stored
     // answer is written once (a 500-number answer is about 20 KB), and a transaction that fails
     // after the claim takes the claim back with it.
-    const body = JSON.stringify(
-      toBlast(
-        { ...row, username: owner.username },
-        analysis.unique,
-        analysis.unique.map(() => PENDING),
-      ),
-    );
+    const body = newBlastJson({ ...row, username: owner.username }, numbersJson);
     if (idempotencyKey) {
       // Claims the key first; a concurrent holder makes this wait, then see its stored answer.
       const claim = insertRows('idempotency_keys', [
@@ -267,8 +283,7 @@ export async function createBlast(
     await insertRows('blasts', [row]).execute(trx);
     await countBlast(trx, row, null, 'pending');
     // One JSON parameter instead of a VALUES list of up to 2,000 parameters.
-    // Normalised numbers are digits only: their JSON array needs no escaping.
-    const rows = jsonArrayRows(database.engine, `["${analysis.unique.join('","')}"]`);
+    const rows = jsonArrayRows(database.engine, numbersJson);
     await sql`insert into blast_numbers (blast_id, idx, number, status)
       select ${row.id}, n.idx, n.value, 'pending' from (${rows}) as n`.execute(trx);
     return body;
