@@ -25,14 +25,6 @@ const lines = (server: ChildServer) =>
     .map((line) => JSON.parse(line) as Record<string, unknown>);
 const requestLines = (server: ChildServer) => lines(server).filter((l) => l.msg === 'request');
 
-async function until<T>(read: () => T, done: (value: T) => boolean): Promise<T> {
-  const deadline = Date.now() + 5_000;
-  for (let value = read(); ; value = read()) {
-    if (done(value) || Date.now() > deadline) return value;
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  }
-}
-
 describe('the access log', () => {
   it('writes one line per answered request at LOG_LEVEL=info, with pino fields, without waiting for exit', async () => {
     const server = await startChild(database, { LOG_LEVEL: 'info' });
@@ -53,7 +45,8 @@ describe('the access log', () => {
     // Written at the end of the turn that answered them, while the server runs on.
     // (Start-up's own health checks are logged before them.)
     const ours = () => requestLines(server).filter((l) => l.url !== '/api/health');
-    const written = await until(ours, (found) => found.length >= 42);
+    await expect.poll(() => ours().length, { timeout: 5_000 }).toBeGreaterThanOrEqual(42);
+    const written = ours();
     expect(written).toHaveLength(42);
     const pinoLine = lines(server).find((l) => l.msg !== 'request')!;
     for (const line of written) {
