@@ -613,8 +613,8 @@ async function benchEngine(engine: Engine, browser: boolean) {
     // --- /api/auth/me against the bare framework route, as 50 users' browsers send it: each
     // connection is one sender's, with its token (one user's token on every connection would let
     // the server read one row for all). Its request is built once, as the bare route's is: a
-    // request built anew for each call cost autocannon 30-45% more CPU per answer, on the core
-    // PostgreSQL shares with it, and so slowed the figure it measured.
+    // request built anew for each call cost autocannon about twice the bare route's CPU per
+    // answer, on the core PostgreSQL shares with it, and so slowed the figure it measured.
     const bare = await startBare();
     const stopRss = sampleRss(pid);
     let connection = 0;
