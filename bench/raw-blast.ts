@@ -2,7 +2,8 @@
 // POST /api/client/blast-requests (balance read holding the client, idempotency claim with the
 // stored answer, conditional debit, ledger entry and its total, blast row and its counts
 // (client, stripe, month), the per-number rows from one JSON parameter), with prepared
-// statements and no HTTP, validation or query builder.
+// statements and no HTTP, validation or query builder. On PostgreSQL the writes after the debit
+// go as one statement, as the server's writeAll sends them.
 // Input: BENCH_RAW (JSON of RawInput). Prints {rate} (blasts per second).
 import crypto from 'node:crypto';
 import SQLite from 'better-sqlite3';
@@ -112,6 +113,27 @@ function runSqlite(): number {
   return done / ((performance.now() - started) / 1000);
 }
 
+/** The writes after the debit, in the server's order: the ledger's, the blast's, its numbers'. */
+const WRITES = [
+  'ledger',
+  'ledgerTotal',
+  'blast',
+  'blastCount',
+  'blastTotal',
+  'blastMonth',
+  'numbersPostgres',
+] as const;
+
+/**
+ * As writeAll (server/db/connection.ts) makes them: the first write is the main statement, the
+ * others are WITH queries listed last to first, which PostgreSQL runs in that reverse order.
+ */
+function writeAllSql() {
+  const [main, ...rest] = WRITES;
+  const queries = rest.reverse().map((name, i) => `w${i} as (${SQL[name]})`);
+  return { text: `with ${queries.join(', ')} ${SQL[main]}`, order: [...rest, main] };
+}
+
 const dollars = (text: string) => {
   let n = 0;
   return text.replace(/\?/g, () => `$${++n}`);
@@ -129,6 +151,8 @@ async function runPostgres(): Promise<number> {
     text: dollars(SQL[name]),
     values,
   });
+  const writes = writeAllSql();
+  const writesText = dollars(writes.text);
   let done = 0;
   const until = performance.now() + input.seconds * 1000;
   const started = performance.now();
@@ -141,15 +165,20 @@ async function runPostgres(): Promise<number> {
         await client.query(q('ownerPostgres', p.owner));
         await client.query(q('claim', p.claim));
         const { rows } = await client.query(q('debit', p.debit));
-        await client.query(
-          q('ledger', p.ledger(rows[0] as { points: number; ledger_seq: number })),
-        );
-        await client.query(q('ledgerTotal', p.ledgerTotal));
-        await client.query(q('blast', p.blast));
-        await client.query(q('blastCount', p.blastCount));
-        await client.query(q('blastTotal', p.blastTotal));
-        await client.query(q('blastMonth', p.blastMonth));
-        await client.query(q('numbersPostgres', p.numbers));
+        const values: Record<(typeof WRITES)[number], unknown[]> = {
+          ledger: p.ledger(rows[0] as { points: number; ledger_seq: number }),
+          ledgerTotal: p.ledgerTotal,
+          blast: p.blast,
+          blastCount: p.blastCount,
+          blastTotal: p.blastTotal,
+          blastMonth: p.blastMonth,
+          numbersPostgres: p.numbers,
+        };
+        await client.query({
+          name: 'writes',
+          text: writesText,
+          values: writes.order.flatMap((name) => values[name]),
+        });
         await client.query('commit');
         done += 1;
       } catch (error) {

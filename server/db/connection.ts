@@ -295,6 +295,28 @@ export function insertRows<T extends keyof Database & string>(
     values ${sql.join(values)}`;
 }
 
+/** A statement that writes and whose answer is not read. */
+export type Write = RawBuilder<unknown>;
+
+/**
+ * Runs `writes` in the order given, in the caller's transaction. On PostgreSQL they go as one
+ * statement (the first as the main statement, the others as data-modifying WITH queries), one
+ * round trip instead of one each: a blast's creation sends seven of them after its debit. No two
+ * of them may change the same row. PostgreSQL runs the main statement first and then the WITH
+ * queries that nothing reads, the last listed first, so they are listed in reverse: the order
+ * given is the order their rows are locked in (a test checks it). On SQLite, where a statement
+ * costs no round trip, they run one after another.
+ */
+export async function writeAll(engine: Engine, trx: Transaction<Database>, writes: Write[]) {
+  if (engine === 'sqlite' || writes.length < 2) {
+    for (const write of writes) await write.execute(trx);
+    return;
+  }
+  const [main, ...rest] = writes;
+  const queries = rest.reverse().map((write, i) => sql`${sql.raw(`w${i}`)} as (${write})`);
+  await sql`with ${sql.join(queries)} ${main}`.execute(trx);
+}
+
 /**
  * `column` is one of the strings of a JSON array, looked up through the column's index on both
  * engines (PostgreSQL plans `in (select ...)` over a set-returning function as a scan).

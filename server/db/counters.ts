@@ -3,7 +3,7 @@
 // One row per client and status (or type), and the all-clients totals in a few stripes: a client
 // adds to the stripe of its id, so clients seldom wait on one another's row.
 import { sql, type Insertable, type Kysely, type Transaction } from 'kysely';
-import { insertRows } from './connection.ts';
+import { type Engine, insertRows, type Write, writeAll } from './connection.ts';
 import type {
   BlastsTable,
   Database,
@@ -29,40 +29,40 @@ const byStatus = <R extends { status: string }>(rows: R[]) =>
 export const monthOf = (createdAt: string) => createdAt.slice(0, 7);
 
 /**
- * Adds `rows` to a counter table: a row whose key is there has its `adds` columns added to, any
- * other is inserted. Written as SQL, not through Kysely's builder: a blast's creation makes four of
- * these, and building and compiling each cost more than PostgreSQL's own work on it (figures in
- * docs/decisions.md). Table and column names are this module's constants, never input.
+ * The write that adds `rows` to a counter table: a row whose key is there has its `adds` columns
+ * added to, any other is inserted. Written as SQL, not through Kysely's builder: a blast's creation
+ * makes four of these, and building and compiling each cost more than PostgreSQL's own work on it
+ * (figures in docs/decisions.md). Table and column names are this module's constants, never input.
+ * The counters' functions answer writes, which the caller runs with its own (writeAll).
  */
-async function addCounts<T extends keyof Database & string, C extends keyof Database[T] & string>(
-  trx: Trx,
+function addCounts<T extends keyof Database & string, C extends keyof Database[T] & string>(
   table: T,
   keys: readonly C[],
   adds: readonly C[],
   rows: readonly Insertable<Database[T]>[],
-): Promise<void> {
-  if (rows.length === 0) return;
+): Write[] {
+  if (rows.length === 0) return [];
   const sums = adds.map((column) => `${column} = ${table}.${column} + excluded.${column}`);
-  await sql`${insertRows(table, rows)}
-    on conflict ${sql.raw(`(${keys.join(', ')}) do update set ${sums.join(', ')}`)}`.execute(trx);
+  return [
+    sql`${insertRows(table, rows)}
+    on conflict ${sql.raw(`(${keys.join(', ')}) do update set ${sums.join(', ')}`)}`,
+  ];
 }
 
 type List = MonthCountsTable['list'];
 
 /** Adds rows of one stripe to their months' counts, in key order (two writers lock alike). */
-async function addMonths(
-  trx: Trx,
+function addMonths(
   list: List,
   stripe: number,
   rows: { month: string; status: MonthCountsTable['status']; n: number }[],
-): Promise<void> {
-  if (rows.length === 0) return;
+): Write[] {
   const months = rows
     .map(({ month, status, n }) => ({ list, month, status, stripe, n }))
     .sort((a, b) =>
       a.month === b.month ? (a.status < b.status ? -1 : 1) : a.month < b.month ? -1 : 1,
     );
-  await addCounts(trx, 'month_counts', ['list', 'month', 'status', 'stripe'], ['n'], months);
+  return addCounts('month_counts', ['list', 'month', 'status', 'stripe'], ['n'], months);
 }
 
 /** Sums `rows` per status: one totals row each. */
@@ -79,88 +79,86 @@ function perStatus<S extends string>(
   return byStatus([...sums.values()]);
 }
 
-/** The `blast` appeared (from null) or changed status. */
-export async function countBlast(
-  trx: Trx,
+/** The counters' writes for a `blast` that appeared (from null) or changed status. */
+export function countBlast(
   blast: Pick<BlastsTable, 'user_id' | 'created_at'>,
   from: BlastsTable['status'] | null,
   to: BlastsTable['status'],
-): Promise<void> {
-  if (from === to) return;
+): Write[] {
+  if (from === to) return [];
   const userId = blast.user_id;
   const rows = [
     ...(from ? [{ user_id: userId, status: from, n: -1 }] : []),
     { user_id: userId, status: to, n: 1 },
   ];
-  await addCounts(trx, 'blast_counts', ['user_id', 'status'], ['n'], rows);
   const month = monthOf(blast.created_at);
-  await addBlastTotals(
-    trx,
-    stripeOf(userId),
-    rows.map(({ status, n }) => ({ month, status, n })),
-  );
+  return [
+    ...addCounts('blast_counts', ['user_id', 'status'], ['n'], rows),
+    ...addBlastTotals(
+      stripeOf(userId),
+      rows.map(({ status, n }) => ({ month, status, n })),
+    ),
+  ];
 }
 
 /** Adds blasts of one stripe to the all-clients totals and to their months' counts. */
-async function addBlastTotals(
-  trx: Trx,
+function addBlastTotals(
   stripe: number,
   rows: { month: string; status: BlastsTable['status']; n: number }[],
-): Promise<void> {
-  if (rows.length === 0) return;
-  await addCounts(
-    trx,
-    'blast_totals',
-    ['stripe', 'status'],
-    ['n'],
-    perStatus(rows).map(({ status, n }) => ({ stripe, status, n })),
-  );
-  await addMonths(trx, 'blasts', stripe, rows);
+): Write[] {
+  return [
+    ...addCounts(
+      'blast_totals',
+      ['stripe', 'status'],
+      ['n'],
+      perStatus(rows).map(({ status, n }) => ({ stripe, status, n })),
+    ),
+    ...addMonths('blasts', stripe, rows),
+  ];
 }
 
-/** The top-up `request` appeared (from null) or was decided. */
-export async function countPointRequest(
-  trx: Trx,
+/** The counters' writes for a top-up `request` that appeared (from null) or was decided. */
+export function countPointRequest(
   request: Pick<PointRequestsTable, 'user_id' | 'created_at' | 'points_requested'>,
   from: PointRequestsTable['status'] | null,
   to: PointRequestsTable['status'],
-): Promise<void> {
+): Write[] {
   const { user_id: userId, points_requested: points } = request;
   const rows = [
     ...(from ? [{ user_id: userId, status: from, n: -1, points: -points }] : []),
     { user_id: userId, status: to, n: 1, points },
   ];
-  await addCounts(trx, 'point_request_counts', ['user_id', 'status'], ['n', 'points'], rows);
   const month = monthOf(request.created_at);
-  await addPointRequestTotals(
-    trx,
-    stripeOf(userId),
-    rows.map(({ status, n, points }) => ({ month, status, n, points })),
-  );
+  return [
+    ...addCounts('point_request_counts', ['user_id', 'status'], ['n', 'points'], rows),
+    ...addPointRequestTotals(
+      stripeOf(userId),
+      rows.map(({ status, n, points }) => ({ month, status, n, points })),
+    ),
+  ];
 }
 
 /** Adds top-up requests of one stripe to the all-clients totals and to their months' counts. */
-async function addPointRequestTotals(
-  trx: Trx,
+function addPointRequestTotals(
   stripe: number,
   rows: { month: string; status: PointRequestsTable['status']; n: number; points: number }[],
-): Promise<void> {
-  if (rows.length === 0) return;
-  await addCounts(
-    trx,
-    'point_request_totals',
-    ['stripe', 'status'],
-    ['n', 'points'],
-    perStatus(rows).map(({ status, n, points }) => ({ stripe, status, n, points })),
-  );
-  await addMonths(trx, 'point_requests', stripe, rows);
+): Write[] {
+  return [
+    ...addCounts(
+      'point_request_totals',
+      ['stripe', 'status'],
+      ['n', 'points'],
+      perStatus(rows).map(({ status, n, points }) => ({ stripe, status, n, points })),
+    ),
+    ...addMonths('point_requests', stripe, rows),
+  ];
 }
 
 /**
  * A client is being deleted: its blasts and top-up requests leave the all-clients totals, and its
  * own counter rows go. Called before the caller deletes the rows they count, in one transaction.
  */
-export async function dropClientCounters(trx: Trx, userId: string): Promise<void> {
+export async function dropClientCounters(engine: Engine, trx: Trx, userId: string): Promise<void> {
   const stripe = stripeOf(userId);
   const month = sql<string>`substr(created_at, 1, 7)`;
   const blasts = await trx
@@ -180,35 +178,33 @@ export async function dropClientCounters(trx: Trx, userId: string): Promise<void
     .where('user_id', '=', userId)
     .groupBy([month, 'status'])
     .execute();
-  await addBlastTotals(
-    trx,
-    stripe,
-    blasts.map(({ month, status, n }) => ({ month, status, n: -Number(n) })),
-  );
-  await addPointRequestTotals(
-    trx,
-    stripe,
-    requests.map(({ month, status, n, points }) => ({
-      month,
-      status,
-      n: -Number(n),
-      points: -Number(points),
-    })),
-  );
+  await writeAll(engine, trx, [
+    ...addBlastTotals(
+      stripe,
+      blasts.map(({ month, status, n }) => ({ month, status, n: -Number(n) })),
+    ),
+    ...addPointRequestTotals(
+      stripe,
+      requests.map(({ month, status, n, points }) => ({
+        month,
+        status,
+        n: -Number(n),
+        points: -Number(points),
+      })),
+    ),
+  ]);
   for (const table of ['blast_counts', 'point_request_counts', 'ledger_totals'] as const) {
     await trx.deleteFrom(table).where('user_id', '=', userId).execute();
   }
 }
 
-/** One more ledger entry of `type` moving `delta` points. */
-export async function countLedgerEntry(
-  trx: Trx,
+/** The counters' write for one more ledger entry of `type` moving `delta` points. */
+export function countLedgerEntry(
   userId: string,
   type: PointTransactionsTable['type'],
   delta: number,
-): Promise<void> {
-  await addCounts(
-    trx,
+): Write[] {
+  return addCounts(
     'ledger_totals',
     ['user_id', 'type'],
     ['n', 'total'],

@@ -1,9 +1,10 @@
 // transact(): every transaction is all-or-nothing on its own, also when SQLite commits several
 // of them together (group commit): one that fails is undone alone and the others stay.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { sql } from 'kysely';
 import { HttpError } from '../plugins/errors.ts';
-import { freshDatabase } from '../test-helpers.ts';
-import { transact, type DbHandle } from './connection.ts';
+import { engine, freshDatabase } from '../test-helpers.ts';
+import { transact, type DbHandle, writeAll } from './connection.ts';
 import { migrate } from './migrate.ts';
 
 let database: DbHandle;
@@ -84,4 +85,34 @@ describe('the connection queue', () => {
     expect(seen.every((n) => n === 0 || n === 1)).toBe(true);
     expect(await count()).toBe(1);
   }, 20_000);
+});
+
+describe('writeAll', () => {
+  // On PostgreSQL the writes go as one statement, whose WITH queries PostgreSQL runs after the
+  // main statement, the last listed first: the order given is the order rows are locked in, and
+  // a blast's creation keeps the account-then-counters order every writer follows.
+  it('runs the writes in the order given, all or none', async () => {
+    const written = async () =>
+      (
+        await sql<{ name: string }>`select name from written order by seq`.execute(database.db)
+      ).rows.map((row) => row.name);
+    const insert = (name: string) => sql`insert into written (name) values (${name})`;
+    const seq = engine === 'postgres' ? sql`serial` : sql`integer`;
+    await sql`create table written (seq ${seq} primary key, name text not null unique)`.execute(
+      database.db,
+    );
+    try {
+      await transact(database, (trx) =>
+        writeAll(engine, trx, ['a', 'b', 'c', 'd', 'e'].map(insert)),
+      );
+      expect(await written()).toEqual(['a', 'b', 'c', 'd', 'e']);
+      // One write that fails (a name already there) undoes the others.
+      await expect(
+        transact(database, (trx) => writeAll(engine, trx, ['f', 'a', 'g'].map(insert))),
+      ).rejects.toThrow();
+      expect(await written()).toEqual(['a', 'b', 'c', 'd', 'e']);
+    } finally {
+      await sql`drop table written`.execute(database.db);
+    }
+  });
 });

@@ -21,7 +21,9 @@ import {
   now,
   orderedList,
   type DbHandle,
+  type Engine,
   transact,
+  writeAll,
 } from '../../db/connection.ts';
 import {
   blastCounts,
@@ -34,7 +36,7 @@ import {
 import type { BlastsTable, Database } from '../../db/schema.ts';
 import { conflict, HttpError, notFound } from '../../plugins/errors.ts';
 import { recordAudit } from '../audit/audit.service.ts';
-import { applyPoints, holdClient } from '../points/ledger.ts';
+import { applyPoints, holdClient, movePoints } from '../points/ledger.ts';
 import { readSettings } from '../settings/settings.routes.ts';
 import { findUpload } from '../uploads/uploads.service.ts';
 
@@ -269,7 +271,7 @@ export async function createBlast(
         return stored.response_body;
       }
     }
-    await applyPoints(
+    const debit = await movePoints(
       trx,
       {
         userId,
@@ -280,12 +282,15 @@ export async function createBlast(
       },
       `${BLAST_MESSAGES.notEnoughTitle}: ${BLAST_MESSAGES.notEnough(count, owner.points)}`,
     );
-    await insertRows('blasts', [row]).execute(trx);
-    await countBlast(trx, row, null, 'pending');
     // One JSON parameter instead of a VALUES list of up to 2,000 parameters.
     const rows = jsonArrayRows(database.engine, numbersJson);
-    await sql`insert into blast_numbers (blast_id, idx, number, status)
-      select ${row.id}, n.idx, n.value, 'pending' from (${rows}) as n`.execute(trx);
+    await writeAll(database.engine, trx, [
+      ...debit.writes,
+      insertRows('blasts', [row]),
+      ...countBlast(row, null, 'pending'),
+      sql`insert into blast_numbers (blast_id, idx, number, status)
+        select ${row.id}, n.idx, n.value, 'pending' from (${rows}) as n`,
+    ]);
     return body;
   });
 }
@@ -310,9 +315,16 @@ const CLOSED_MESSAGE: Record<string, string> = {
 };
 
 /** Moves the blast's refund to `target`, crediting or taking back only the difference. */
-async function settleRefund(trx: Trx, blast: BlastsTable, target: number, description: string) {
+async function settleRefund(
+  engine: Engine,
+  trx: Trx,
+  blast: BlastsTable,
+  target: number,
+  description: string,
+) {
   const delta = target - blast.refund_points;
   await applyPoints(
+    engine,
     trx,
     { userId: blast.user_id, type: 'refund', delta, description, blastId: blast.id },
     TAKE_BACK_FAILED,
@@ -356,6 +368,7 @@ export async function submitResult(
       .execute();
     const refund = input.failed_count + input.no_wa_count;
     await settleRefund(
+      database.engine,
       trx,
       blast,
       refund,
@@ -374,7 +387,7 @@ export async function submitResult(
       })
       .where('id', '=', id)
       .execute();
-    await countBlast(trx, blast, blast.status, 'completed');
+    await writeAll(database.engine, trx, countBlast(blast, blast.status, 'completed'));
     await recordAudit(trx, {
       actorId,
       action: blast.status === 'completed' ? 'blast.result_edit' : 'blast.result',
@@ -417,7 +430,13 @@ export async function saveNumberStatuses(
     const completed = blast.status === 'completed';
     const refund = completed ? counts.failed_count + counts.no_wa_count : 0;
     if (completed)
-      await settleRefund(trx, blast, refund, 'Koreksi refund dari perubahan status per nomor');
+      await settleRefund(
+        database.engine,
+        trx,
+        blast,
+        refund,
+        'Koreksi refund dari perubahan status per nomor',
+      );
     await trx
       .updateTable('blasts')
       .set({ ...counts, refund_points: refund })
@@ -451,13 +470,13 @@ export async function closeBlast(
       outcome === 'rejected'
         ? 'Refund penuh: blast ditolak admin'
         : 'Refund penuh: blast dibatalkan';
-    await settleRefund(trx, blast, blast.points_used, description);
+    await settleRefund(database.engine, trx, blast, blast.points_used, description);
     await trx
       .updateTable('blasts')
       .set({ status: outcome, refund_points: blast.points_used, processed_at: now() })
       .where('id', '=', id)
       .execute();
-    await countBlast(trx, blast, 'pending', outcome);
+    await writeAll(database.engine, trx, countBlast(blast, 'pending', outcome));
     await recordAudit(trx, {
       actorId,
       action: `blast.${outcome}`,

@@ -4,7 +4,7 @@
 // PostgreSQL's own work on them (see addCounts in counters.ts).
 import crypto from 'node:crypto';
 import { sql, type Transaction } from 'kysely';
-import { insertRows, type Engine } from '../../db/connection.ts';
+import { type Engine, insertRows, type Write, writeAll } from '../../db/connection.ts';
 import { countLedgerEntry } from '../../db/counters.ts';
 import type { Database, PointTransactionsTable, UsersTable } from '../../db/schema.ts';
 import { conflict, notFound } from '../../plugins/errors.ts';
@@ -44,10 +44,27 @@ export async function holdClient(
 
 /** Applies one entry and answers the new balance. A zero delta writes nothing. */
 export async function applyPoints(
+  engine: Engine,
   trx: Transaction<Database>,
   entry: LedgerEntry,
   notEnoughMessage = NOT_ENOUGH_POINTS,
 ): Promise<number> {
+  const { points, writes } = await movePoints(trx, entry, notEnoughMessage);
+  await writeAll(engine, trx, writes);
+  return points;
+}
+
+/**
+ * Moves the balance by the entry's delta, never below zero, and answers the new balance with the
+ * writes that record the move (the ledger entry and its type's total). The caller runs them in
+ * the same transaction, with its own writes (writeAll): the balance and its entry move together
+ * only once they have run. A zero delta records nothing.
+ */
+export async function movePoints(
+  trx: Transaction<Database>,
+  entry: LedgerEntry,
+  notEnoughMessage = NOT_ENOUGH_POINTS,
+): Promise<{ points: number; writes: Write[] }> {
   if (!Number.isSafeInteger(entry.delta)) throw new Error('ledger delta must be an integer');
   const createdAt = new Date().toISOString();
   const [updated] = (
@@ -65,8 +82,8 @@ export async function applyPoints(
       .executeTakeFirst();
     throw exists ? conflict(notEnoughMessage) : notFound('Klien');
   }
-  if (entry.delta === 0) return updated.points;
-  await insertRows('point_transactions', [
+  if (entry.delta === 0) return { points: updated.points, writes: [] };
+  const row = insertRows('point_transactions', [
     {
       id: crypto.randomUUID(),
       user_id: entry.userId,
@@ -79,7 +96,9 @@ export async function applyPoints(
       blast_id: entry.blastId ?? null,
       created_at: createdAt,
     },
-  ]).execute(trx);
-  await countLedgerEntry(trx, entry.userId, entry.type, entry.delta);
-  return updated.points;
+  ]);
+  return {
+    points: updated.points,
+    writes: [row, ...countLedgerEntry(entry.userId, entry.type, entry.delta)],
+  };
 }

@@ -10,7 +10,7 @@ import type {
   Transaction,
   TransactionPage,
 } from '../../../common/points.ts';
-import { now, type DbHandle, transact } from '../../db/connection.ts';
+import { now, type DbHandle, transact, writeAll } from '../../db/connection.ts';
 import {
   countPointRequest,
   ledgerTotals,
@@ -24,7 +24,7 @@ import type { PointTransactionsTable } from '../../db/schema.ts';
 import { conflict, HttpError, notFound } from '../../plugins/errors.ts';
 import { recordAudit } from '../audit/audit.service.ts';
 import { listTiers } from '../pricing/pricing.routes.ts';
-import { applyPoints, holdClient } from './ledger.ts';
+import { holdClient, movePoints } from './ledger.ts';
 
 const formatRupiah = (n: number) => `Rp${n.toLocaleString('id-ID')}`;
 
@@ -61,7 +61,7 @@ export async function createPointRequest(
       })
       .returning(['user_id', 'points_requested', 'created_at'])
       .executeTakeFirstOrThrow();
-    await countPointRequest(trx, request, null, 'pending');
+    await writeAll(database.engine, trx, countPointRequest(request, null, 'pending'));
   });
   return getPointRequest(database, id);
 }
@@ -145,16 +145,20 @@ export async function decidePointRequest(
     }
     // The account row is locked before the per-client counters, the order every other
     // writer of one client's rows follows, so two of them can never wait on each other.
-    if (decision === 'approved') {
-      await applyPoints(trx, {
-        userId: decided.user_id,
-        type: 'topup',
-        delta: decided.points_requested,
-        description: `Top up ${decided.points_requested} poin disetujui admin`,
-        pointRequestId: id,
-      });
-    }
-    await countPointRequest(trx, decided, 'pending', decision);
+    const ledger =
+      decision === 'approved'
+        ? await movePoints(trx, {
+            userId: decided.user_id,
+            type: 'topup',
+            delta: decided.points_requested,
+            description: `Top up ${decided.points_requested} poin disetujui admin`,
+            pointRequestId: id,
+          })
+        : { writes: [] };
+    await writeAll(database.engine, trx, [
+      ...ledger.writes,
+      ...countPointRequest(decided, 'pending', decision),
+    ]);
     await recordAudit(trx, {
       actorId,
       action: decision === 'approved' ? 'point_request.approve' : 'point_request.reject',

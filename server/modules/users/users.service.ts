@@ -144,7 +144,7 @@ export async function createClient(database: DbHandle, actorId: string, input: C
 
 async function clientForUpdate(
   database: DbHandle,
-  trx: Parameters<typeof applyPoints>[0],
+  trx: Parameters<typeof applyPoints>[1],
   id: string,
 ) {
   const row = await forUpdate(
@@ -172,7 +172,7 @@ export async function updateClient(
         `Poin klien berubah menjadi ${before.points} sejak form dibuka. Tutup dan buka lagi form untuk mengubah poin.`,
       );
     const delta = untouched ? 0 : input.points - before.points;
-    await applyPoints(trx, {
+    await applyPoints(database.engine, trx, {
       userId: id,
       type: 'adjustment',
       delta,
@@ -243,7 +243,7 @@ export async function deleteClient(
       trx.selectFrom('point_requests').select('id').where('user_id', '=', id),
     ).execute();
     const before = await clientForUpdate(database, trx, id);
-    await dropClientCounters(trx, id);
+    await dropClientCounters(database.engine, trx, id);
     // Explicit order (children first) so neither engine depends on cascade settings.
     const blastIds = trx.selectFrom('blasts').select('id').where('user_id', '=', id);
     await trx.deleteFrom('blast_numbers').where('blast_id', 'in', blastIds).execute();
