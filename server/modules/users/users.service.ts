@@ -1,11 +1,12 @@
 // Accounts: presenting users, the first administrator, and the admin's client management.
 import crypto from 'node:crypto';
+import type { Transaction } from 'kysely';
 import type { User } from '../../../common/auth.ts';
 import type { PageQuery } from '../../../common/pagination.ts';
 import type { ChangePassword, CreateUser, UpdateUser, UserPage } from '../../../common/users.ts';
 import { forUpdate, now, type DbHandle, transact } from '../../db/connection.ts';
 import { dropClientCounters, pageWindow } from '../../db/counters.ts';
-import type { UsersTable } from '../../db/schema.ts';
+import type { Database, UsersTable } from '../../db/schema.ts';
 import { hashPassword, type AuthUser } from '../../plugins/auth.ts';
 import { conflict, notFound } from '../../plugins/errors.ts';
 import { recordAudit } from '../audit/audit.service.ts';
@@ -142,11 +143,7 @@ export async function createClient(database: DbHandle, actorId: string, input: C
   return toUser(row);
 }
 
-async function clientForUpdate(
-  database: DbHandle,
-  trx: Parameters<typeof applyPoints>[1],
-  id: string,
-) {
+async function clientForUpdate(database: DbHandle, trx: Transaction<Database>, id: string) {
   const row = await forUpdate(
     database.engine,
     trx.selectFrom('users').selectAll().where('id', '=', id).where('role', '=', 'client'),
