@@ -2,6 +2,7 @@
 import tailwindcss from '@tailwindcss/vite';
 import react from '@vitejs/plugin-react';
 import { defineConfig, type Plugin } from 'vite';
+import { startPreload } from './scripts/start-preload.ts';
 
 const modules = (pattern: string) => new RegExp(`[\\\\/]node_modules[\\\\/](${pattern})[\\\\/]`);
 const ZOD = /[\\/]node_modules[\\/]zod[\\/]|[\\/]common[\\/]zod\.ts$/;
@@ -45,7 +46,7 @@ function compileHints(): Plugin {
 
 export default defineConfig({
   root: 'client',
-  plugins: [react(), tailwindcss(), compileHints()],
+  plugins: [react(), tailwindcss(), compileHints(), startPreload()],
   build: {
     outDir: '../dist/client',
     emptyOutDir: true,

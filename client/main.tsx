@@ -7,8 +7,9 @@ import { startEarly } from './lib/api-client.ts';
 import { loadSession, readStoredSession } from './lib/session.ts';
 import './styles.css';
 
-// A saved session: the signed-in area's code and the first screen's data start downloading now,
-// and the first render waits for that code. Rendered before it came, the app would show a spinner
+// A saved session: the signed-in area's code and the first screen's data start downloading now
+// (index.html's start-up script, scripts/start-preload.ts, already asked for the code: these
+// imports take those downloads), and the first render waits for that code. Rendered before it came, the app would show a spinner
 // and then hold the finished screen back: React shows content that replaces a Suspense fallback
 // no sooner than 300 ms after the fallback.
 const saved = readStoredSession();

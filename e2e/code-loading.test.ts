@@ -1,8 +1,11 @@
 // How the app's code arrives: a signed-in screen's chunks are asked for together (none waits for
 // another to run), screens without a form get neither zod nor the form library, and a screen's
 // chunk downloads as soon as a link to it is pointed at; every chunk asks V8 to compile it while it
-// downloads; the first screen's data is asked for alongside its code.
+// downloads; the first screen's data is asked for alongside its code; with a saved session the
+// page's start-up script asks for the screen's chunks before the entry chunk has even arrived.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { User } from '../common/auth.ts';
+import { ADMIN_ROUTES, CLIENT_ROUTES, type RouteEntry } from '../client/app/routes.ts';
 import { ADMIN, shellTitle, signIn, startE2E, type E2E, type Page } from './helpers.ts';
 
 let e2e: E2E;
@@ -185,5 +188,87 @@ describe('a signed-in screen', () => {
     await page.waitForURL('**/blast-results');
     await expect.poll(() => shellTitle(page)).toBe('Hasil Blast');
     await page.context().close();
+  });
+});
+
+describe("the page's start-up script", () => {
+  const ENTRY = /\/assets\/index-[\w-]+\.js$/;
+
+  /**
+   * Loads `path` in a fresh context with `session` saved (or none), the entry chunk held back:
+   * the chunks asked for meanwhile can only be the start-up script's. Then lets the entry through
+   * and waits for `title` in the shell's header (or the sign-in button): the scripts the page
+   * asked for in all, with how often.
+   */
+  async function load(path: string, session: { token: string; user: User } | null, title: string) {
+    const page = await e2e.open('/login');
+    await page.evaluate((saved) => {
+      localStorage.clear();
+      if (saved) {
+        localStorage.setItem('token', saved.token);
+        localStorage.setItem('user', JSON.stringify(saved.user));
+      }
+    }, session);
+    const asked = new Map<string, number>();
+    page.on('request', (request) => {
+      if (request.resourceType() !== 'script') return;
+      const file = new URL(request.url()).pathname;
+      asked.set(file, (asked.get(file) ?? 0) + 1);
+    });
+    const held: (() => Promise<void>)[] = [];
+    await page.route(ENTRY, (route) => {
+      held.push(() => route.continue());
+    });
+    await page.goto(`${e2e.url}${path}`, { waitUntil: 'commit' });
+    // Parsed: the script in the head has run; module scripts (the entry) wait for the parser.
+    await page.waitForFunction(() => document.readyState !== 'loading');
+    await expect.poll(() => held.length).toBe(1);
+    const early = await page.evaluate(() =>
+      [...document.querySelectorAll<HTMLLinkElement>('link[rel=modulepreload]')].map(
+        (link) => new URL(link.href).pathname,
+      ),
+    );
+    await held[0]!();
+    if (session) await expect.poll(() => shellTitle(page)).toBe(title);
+    else await page.getByRole('button', { name: title }).waitFor();
+    await page.waitForLoadState('networkidle');
+    await page.context().close();
+    const entry = [...asked.keys()].filter((file) => ENTRY.test(file));
+    return { early, entry, others: [...asked].filter(([file]) => !ENTRY.test(file)) };
+  }
+
+  const signedInAs = async (role: 'admin' | 'client') => {
+    const account =
+      role === 'admin'
+        ? ADMIN
+        : await e2e.server
+            .createClient({ username: 'awal-muat' })
+            .then((client) => ({ email: client.user.email, password: client.password }));
+    const { body } = await e2e.server.api('POST', '/api/auth/login', { body: account });
+    return { token: body.access_token as string, user: body.user as User };
+  };
+
+  it.each([
+    ['admin', ADMIN_ROUTES],
+    ['client', CLIENT_ROUTES],
+  ] as const)(
+    'as %s, asks at once for exactly the chunks each screen runs, each once',
+    async (role, routes: readonly RouteEntry[]) => {
+      const session = await signedInAs(role);
+      for (const route of [...routes, { path: '/tidak-ada/', label: 'Dashboard' }]) {
+        const { early, entry, others } = await load(route.path, session, route.label);
+        expect(entry, route.path).toHaveLength(1);
+        expect(early.length, route.path).toBeGreaterThan(3);
+        // Every chunk the screen ran was asked for before the entry came, and nothing more.
+        expect(others, route.path).toEqual(early.map((file) => [file, 1]));
+      }
+    },
+  );
+
+  it('asks for nothing without a saved session: the sign-in page downloads only its own code', async () => {
+    const { early, entry, others } = await load('/blast-form', null, 'Sign In');
+    expect(early).toEqual([]);
+    expect(entry).toHaveLength(1);
+    expect(others).toEqual([]);
   });
 });

@@ -32,7 +32,7 @@ import { AccessLog } from './plugins/access-log.ts';
 import { createTokens, loadJwtKey, LoginLimiter, registerAuth } from './plugins/auth.ts';
 import { clientErrors, frameworkErrors, registerErrorHandling } from './plugins/errors.ts';
 import { registerRateLimit } from './plugins/rate-limit.ts';
-import { registerSecurityHeaders } from './plugins/security-headers.ts';
+import { inlineScriptHashes, registerSecurityHeaders } from './plugins/security-headers.ts';
 import { serializerCompiler } from './plugins/serializer.ts';
 
 export const MODULES = [
@@ -108,7 +108,13 @@ export async function buildApp(
 
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
-  registerSecurityHeaders(app);
+  // The built page's inline script (scripts/start-preload.ts) is allowed by its hash; rebuilding
+  // the app needs a restart, as it does for the new files to be served.
+  const page = path.join(config.clientDir, 'index.html');
+  registerSecurityHeaders(
+    app,
+    inlineScriptHashes(fs.existsSync(page) ? fs.readFileSync(page, 'utf8') : ''),
+  );
   if (config.userRateLimit > 0) registerRateLimit(app, config.userRateLimit);
   await app.register(fastifySwagger, {
     openapi: {
