@@ -2,10 +2,12 @@
 // another to run), screens without a form get neither zod nor the form library, and a screen's
 // chunk downloads as soon as a link to it is pointed at; every chunk asks V8 to compile it while it
 // downloads; the first screen's data is asked for alongside its code; with a saved session the
-// page's start-up script asks for the screen's chunks before the entry chunk has even arrived.
+// page's start-up script asks for the screen's chunks and data before the entry chunk has even
+// arrived.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { User } from '../common/auth.ts';
 import { ADMIN_ROUTES, CLIENT_ROUTES, type RouteEntry } from '../client/app/routes.ts';
+import { SCREEN_DATA } from '../client/app/screen-data.ts';
 import { ADMIN, shellTitle, signIn, startE2E, type E2E, type Page } from './helpers.ts';
 
 let e2e: E2E;
@@ -196,9 +198,9 @@ describe("the page's start-up script", () => {
 
   /**
    * Loads `path` in a fresh context with `session` saved (or none), the entry chunk held back:
-   * the chunks asked for meanwhile can only be the start-up script's. Then lets the entry through
-   * and waits for `title` in the shell's header (or the sign-in button): the scripts the page
-   * asked for in all, with how often.
+   * the chunks and data asked for meanwhile can only be the start-up script's. Then lets the entry
+   * through and waits for `title` in the shell's header (or the sign-in button): the scripts and
+   * API paths the page asked for in all, with how often.
    */
   async function load(path: string, session: { token: string; user: User } | null, title: string) {
     const page = await e2e.open('/login');
@@ -210,10 +212,12 @@ describe("the page's start-up script", () => {
       }
     }, session);
     const asked = new Map<string, number>();
+    const api = new Map<string, number>();
     page.on('request', (request) => {
-      if (request.resourceType() !== 'script') return;
       const file = new URL(request.url()).pathname;
-      asked.set(file, (asked.get(file) ?? 0) + 1);
+      const counts =
+        request.resourceType() === 'script' ? asked : file.startsWith('/api/') ? api : null;
+      counts?.set(file, (counts.get(file) ?? 0) + 1);
     });
     const held: (() => Promise<void>)[] = [];
     await page.route(ENTRY, (route) => {
@@ -228,13 +232,20 @@ describe("the page's start-up script", () => {
         (link) => new URL(link.href).pathname,
       ),
     );
+    const earlyApi = [...api.keys()].toSorted();
     await held[0]!();
     if (session) await expect.poll(() => shellTitle(page)).toBe(title);
     else await page.getByRole('button', { name: title }).waitFor();
     await page.waitForLoadState('networkidle');
     await page.context().close();
     const entry = [...asked.keys()].filter((file) => ENTRY.test(file));
-    return { early, entry, others: [...asked].filter(([file]) => !ENTRY.test(file)) };
+    return {
+      early,
+      entry,
+      others: [...asked].filter(([file]) => !ENTRY.test(file)),
+      earlyApi,
+      api: Object.fromEntries(api),
+    };
   }
 
   const signedInAs = async (role: 'admin' | 'client') => {
@@ -252,23 +263,36 @@ describe("the page's start-up script", () => {
     ['admin', ADMIN_ROUTES],
     ['client', CLIENT_ROUTES],
   ] as const)(
-    'as %s, asks at once for exactly the chunks each screen runs, each once',
+    "as %s, asks at once for exactly the chunks each screen runs and for the screen's data, each once",
     async (role, routes: readonly RouteEntry[]) => {
       const session = await signedInAs(role);
       for (const route of [...routes, { path: '/tidak-ada/', label: 'Dashboard' }]) {
-        const { early, entry, others } = await load(route.path, session, route.label);
+        const { early, entry, others, earlyApi, api } = await load(
+          route.path,
+          session,
+          route.label,
+        );
         expect(entry, route.path).toHaveLength(1);
         expect(early.length, route.path).toBeGreaterThan(3);
         // Every chunk the screen ran was asked for before the entry came, and nothing more.
         expect(others, route.path).toEqual(early.map((file) => [file, 1]));
+        // So were the user and the screen's first data, which the screen then took.
+        const screen = `${role} ${route.label === 'Dashboard' ? '/' : route.path}`;
+        const data = ['/auth/me', ...(SCREEN_DATA[screen] ?? [])].map((path) => `/api${path}`);
+        expect(earlyApi, route.path).toEqual(data.toSorted());
+        // (An unknown address is sent on to the dashboard, whose own mount may ask again.)
+        if (route.label !== 'Dashboard' || route.path === '/') {
+          for (const path of data) expect(api[path], `${route.path} ${path}`).toBe(1);
+        }
       }
     },
   );
 
   it('asks for nothing without a saved session: the sign-in page downloads only its own code', async () => {
-    const { early, entry, others } = await load('/blast-form', null, 'Sign In');
+    const { early, entry, others, earlyApi } = await load('/blast-form', null, 'Sign In');
     expect(early).toEqual([]);
     expect(entry).toHaveLength(1);
     expect(others).toEqual([]);
+    expect(earlyApi).toEqual([]);
   });
 });

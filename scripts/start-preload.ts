@@ -1,10 +1,12 @@
 // A Vite plugin that writes a small inline script into index.html: with a saved session it asks
 // for the signed-in screen's chunks (the area, the role's shell, the screen at the address and
-// what they import) as the page starts, alongside the entry chunk, instead of once the entry has
-// downloaded and run (client/main.tsx asks for the same files then, and gets these downloads).
-// Without a session it asks for nothing, so the sign-in page downloads only its own code.
+// what they import) and the data it first shows, as the page starts, alongside the entry chunk,
+// instead of once the entry has downloaded and run (client/main.tsx asks for the same files then
+// and gets these downloads; client/lib/api-client.ts takes the answers). Without a session it
+// asks for nothing, so the sign-in page downloads only its own code.
 // The server allows the script by its hash (server/plugins/security-headers.ts).
 import type { Plugin, Rolldown } from 'vite';
+import { SCREEN_DATA } from '../client/app/screen-data.ts';
 
 /** A screen's module (client/app/pages.ts) and its route: dashboard.tsx is "/", x.tsx is "/x". */
 const SCREEN = /[\\/]client[\\/]app[\\/](admin|client-area)[\\/]pages[\\/]([\w-]+)\.tsx$/;
@@ -16,23 +18,35 @@ const SHELLS = {
 
 /**
  * Runs in the page. `files` are the chunks' addresses; `screens` maps "admin /blast-results" (the
- * role's area and a route) to indexes into `files`. The session's keys and the rules match
- * client/lib/session.ts's readStoredSession and client/app/pages.ts's loadSignedInArea (an
- * unknown route: the dashboard; a trailing slash ignored); e2e/code-loading.test.ts checks that
- * each screen loads exactly these files.
+ * role's area and a route) to indexes into `files`; `data` maps it to the GET paths under /api the
+ * screen shows first (client/app/screen-data.ts), with the signed-in user for every screen. The
+ * session's keys and the rules match client/lib/session.ts's readStoredSession and
+ * client/app/pages.ts's loadSignedInArea (an unknown route: the dashboard; a trailing slash
+ * ignored); e2e/code-loading.test.ts checks that each screen loads exactly these files and asks
+ * for this data once.
  */
-const RUNTIME = `(function (files, screens) {
+const RUNTIME = `(function (files, screens, data) {
   try {
+    var token = localStorage.getItem('token');
     var user = JSON.parse(localStorage.getItem('user'));
-    if (!localStorage.getItem('token') || !user || typeof user.username !== 'string' || typeof user.role !== 'string') return;
+    if (!token || !user || typeof user.username !== 'string' || typeof user.role !== 'string') return;
     var area = user.role === 'super_admin' ? 'admin ' : 'client ';
     var path = location.pathname.length > 1 ? location.pathname.replace(/\\/+$/, '') : location.pathname;
-    var chunks = screens[area + path] || screens[area + '/'];
+    var screen = screens[area + path] ? area + path : area + '/';
+    var chunks = screens[screen];
     for (var i = 0; i < chunks.length; i++) {
       var link = document.createElement('link');
       link.rel = 'modulepreload';
       link.href = files[chunks[i]];
       document.head.appendChild(link);
+    }
+    var early = (window.sebarEarly = { token: token, at: performance.now(), answers: {} });
+    var paths = ['/auth/me'].concat(data[screen] || []);
+    for (var j = 0; j < paths.length; j++) {
+      var headers = { accept: 'application/json', authorization: 'Bearer ' + token };
+      early.answers[paths[j]] = fetch('/api' + paths[j], { headers: headers });
+      // The screen may not take it: a failure must not be an unhandled rejection.
+      early.answers[paths[j]].catch(function () {});
     }
   } catch (error) {}
 })`;
@@ -90,7 +104,8 @@ export function startPreload(): Plugin {
       handler(html, context) {
         if (!context.bundle) return html;
         const { files, screens } = screenChunks(context.bundle, base);
-        const script = `<script>${RUNTIME}(${JSON.stringify(files)}, ${JSON.stringify(screens)});</script>`;
+        const args = [files, screens, SCREEN_DATA].map((value) => JSON.stringify(value));
+        const script = `<script>${RUNTIME}(${args.join(', ')});</script>`;
         // Before the entry's tag, so the downloads start as early as the entry's.
         return html.replace(/(\s*)<script type="module"/, `$1${script}$&`);
       },

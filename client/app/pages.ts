@@ -26,25 +26,6 @@ export const CLIENT_PAGES: Record<ClientPath, ModuleLoad> = {
   '/point-history': () => import('./client-area/pages/point-history.tsx'),
 };
 
-/** What a screen asks the server for as it first renders, besides the signed-in user. */
-const SCREEN_DATA: Record<string, string[]> = {
-  'admin /': ['/admin/dashboard'],
-  'client /': ['/client/dashboard'],
-  'client /blast-form': ['/public/settings'],
-  'client /topup': ['/pricing', '/public/settings'],
-};
-
-/**
- * What the first screen asks the server for at once, fetched at start-up alongside its code
- * (api-client.ts's startEarly): both shells read the signed-in user, the dashboards their
- * figures, the blast form the settings, the top-up page the settings and the price tiers.
- */
-export function earlyData(role: Role, pathname: string): string[] {
-  const admin = role === 'super_admin';
-  const page = pageKey(admin ? ADMIN_PAGES : CLIENT_PAGES, pathname) ?? '/';
-  return ['/auth/me', ...(SCREEN_DATA[`${admin ? 'admin' : 'client'} ${page}`] ?? [])];
-}
-
 const loadArea = () => import('./signed-in.tsx');
 export const loadAdminShell: ModuleLoad = () => import('./admin/admin-shell.tsx');
 export const loadClientShell: ModuleLoad = () => import('./client-area/client-shell.tsx');

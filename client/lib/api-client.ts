@@ -32,30 +32,26 @@ export interface RequestOptions {
   auth?: boolean;
 }
 
-/** GETs started at start-up, before their screen asks (see startEarly): path → answer. */
-const early = new Map<string, { token: string; at: number; response: Promise<Response> }>();
 /** An early answer older than this is not used: the screen asks the server again. */
 const EARLY_FOR_MS = 10_000;
 
-/**
- * Starts GET `path` with the saved token now, while the screen's code is still downloading; the
- * screen's first request of the same path, with the same token, soon after takes this answer
- * instead of asking again.
- */
-export function startEarly(path: string, token: string): void {
-  const headers = { accept: 'application/json', authorization: `Bearer ${token}` };
-  const response = fetch(`${API_BASE}${path}`, { headers });
-  // Nobody may take it: a failure must not be an unhandled rejection.
-  response.catch(() => undefined);
-  early.set(path, { token, at: performance.now(), response });
+declare global {
+  interface Window {
+    /**
+     * The GETs index.html's start-up script (scripts/start-preload.ts) sent with the saved token,
+     * while the first screen's code downloads: that screen's first request of the same path, with
+     * the same token, soon after takes the answer instead of asking again.
+     */
+    sebarEarly?: { token: string; at: number; answers: Record<string, Promise<Response>> };
+  }
 }
 
 function takeEarly(path: string, token: string): Promise<Response> | undefined {
-  const started = early.get(path);
-  early.delete(path);
-  return started?.token === token && performance.now() - started.at < EARLY_FOR_MS
-    ? started.response
-    : undefined;
+  const early = window.sebarEarly;
+  const answer = early?.answers[path];
+  if (!answer) return undefined;
+  delete early.answers[path];
+  return early.token === token && performance.now() - early.at < EARLY_FOR_MS ? answer : undefined;
 }
 
 export async function apiRequest<T>(path: string, options: RequestOptions = {}): Promise<T> {
