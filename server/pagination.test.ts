@@ -1,11 +1,14 @@
 // Numbered pages of the blast and top-up lists: walking every page of every size gives each row
 // once, newest first, whether a page is read from the front, from the back or from the middle
 // (the ids of its window come from an index, then the rows by id), with or without a filter.
+import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { openPostgres } from './db/connection.ts';
 import { deepPages } from './db/counters.ts';
 import { checkLedger } from './db/ledger-check.ts';
 import { fillMonths } from './db/migrations/005-month-counts.ts';
-import { startServer, type TestServer } from './test-helpers.ts';
+import { listBlasts } from './modules/blasts/blasts.service.ts';
+import { engine, startServer, type TestServer } from './test-helpers.ts';
 
 let server: TestServer;
 const tokens: string[] = [];
@@ -198,6 +201,29 @@ describe('deep pages of the admin lists', () => {
       const url = status ? `${path}?status=${status}` : path;
       const expected = await newestFirst(table, { status });
       await expectEveryPage(url, expected);
+    }
+  });
+});
+
+describe('the first page on PostgreSQL', () => {
+  // Its LIMIT and OFFSET are written into the statement: with none to plan around, PostgreSQL
+  // keeps one plan per connection instead of planning the page again on every call.
+  it.runIf(engine === 'postgres')('is planned once per connection, not on every call', async () => {
+    const { databaseUrl, databaseSchema } = server.config;
+    const one = openPostgres(databaseUrl!, databaseSchema, 1);
+    try {
+      for (let i = 0; i < 8; i++) {
+        const page = await listBlasts(one, { page: 1, page_size: 5 }, {});
+        expect(page.items).toHaveLength(5);
+      }
+      const { rows } = await sql<{ generic_plans: number; custom_plans: number }>`
+        select generic_plans, custom_plans from pg_prepared_statements
+        where statement like '%string_agg%' and statement not like '%pg_prepared_statements%'`.execute(
+        one.db,
+      );
+      expect(rows).toEqual([{ generic_plans: 8, custom_plans: 0 }]);
+    } finally {
+      await one.close();
     }
   });
 });
