@@ -63,7 +63,7 @@ function closure(bundle: Bundle, fileName: string, seen = new Set<string>()): Se
 }
 
 /** The files each signed-in screen needs beyond the entry's, as the inline script's arguments. */
-export function screenChunks(bundle: Bundle, base: string) {
+function screenChunks(bundle: Bundle, base: string) {
   const chunks = Object.values(bundle).filter((file) => file.type === 'chunk');
   const entry = chunks.find((chunk) => chunk.isEntry);
   const find = (pattern: RegExp) =>
@@ -106,8 +106,12 @@ export function startPreload(): Plugin {
         const { files, screens } = screenChunks(context.bundle, base);
         const args = [files, screens, SCREEN_DATA].map((value) => JSON.stringify(value));
         const script = `<script>${RUNTIME}(${args.join(', ')});</script>`;
-        // Before the entry's tag, so the downloads start as early as the entry's.
-        return html.replace(/(\s*)<script type="module"/, `$1${script}$&`);
+        // Before the entry's tag, so the downloads start as early as the entry's. A function, so
+        // that no "$" in the script is read as a replacement pattern.
+        return html.replace(
+          /(\s*)<script type="module"/,
+          (tag, space: string) => space + script + tag,
+        );
       },
     },
   };
