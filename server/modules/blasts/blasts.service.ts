@@ -272,6 +272,7 @@ export async function createBlast(
       }
     }
     const debit = await movePoints(
+      database.engine,
       trx,
       {
         userId,
@@ -280,7 +281,7 @@ export async function createBlast(
         description: `Blast WhatsApp ke ${count} nomor`,
         blastId: row.id,
       },
-      `${BLAST_MESSAGES.notEnoughTitle}: ${BLAST_MESSAGES.notEnough(count, owner.points)}`,
+      (points) => `${BLAST_MESSAGES.notEnoughTitle}: ${BLAST_MESSAGES.notEnough(count, points)}`,
     );
     // One JSON parameter instead of a VALUES list of up to 2,000 parameters.
     const rows = jsonArrayRows(database.engine, numbersJson);

@@ -1,9 +1,11 @@
 // Blast creation rules over HTTP: SPEC section 5's checks in their order, the 500 limit on what
 // was entered, and the charge equal to the distinct numbers whatever format each was typed in.
 import fc from 'fast-check';
+import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { checkLedger } from '../../db/ledger-check.ts';
-import { startServer, type TestServer } from '../../test-helpers.ts';
+import { engine, startServer, type TestServer } from '../../test-helpers.ts';
+import { applyPoints } from '../points/ledger.ts';
 import { expectCleanError, expectUnchanged } from '../../test-spec.ts';
 
 let server: TestServer;
@@ -92,4 +94,48 @@ describe('blast creation', () => {
     );
     expect(await checkLedger(server.database.db)).toEqual([]);
   });
+
+  // Only PostgreSQL runs two writers' transactions side by side (SQLite's writes take turns).
+  it.runIf(engine === 'postgres')(
+    'refused for a balance spent meanwhile, it names the balance that was short, not the one read first',
+    async () => {
+      const other = await server.createClient({ username: 'sari', email: 'sari@sebar.test' });
+      const funded = await server.api('PUT', `/api/admin/users/${other.user.id}`, {
+        token: server.adminToken,
+        body: { username: 'sari', email: 'sari@sebar.test', points: 100, is_active: true },
+      });
+      expect(funded.status).toBe(200);
+      const numbers = Array.from({ length: 60 }, (_, i) => local(i));
+      let asked: ReturnType<typeof send> | undefined;
+      // Another writer spends 60 of the 100 points and holds the row while the blast is asked
+      // for: the server reads 100, then its debit waits, and runs against 40 once that commits.
+      await server.database.db.transaction().execute(async (trx) => {
+        await applyPoints(engine, trx, {
+          userId: other.user.id,
+          type: 'adjustment',
+          delta: -60,
+          description: 'Koreksi admin',
+        });
+        const { rows } = await sql<{ pid: number }>`select pg_backend_pid() as pid`.execute(trx);
+        asked = server.api('POST', '/api/client/blast-requests', {
+          token: other.token,
+          body: { message: 'Halo', target_numbers: numbers },
+        });
+        for (;;) {
+          const { rows: waiting } = await sql`select pid from pg_stat_activity
+            where ${rows[0]!.pid} = any(pg_blocking_pids(pid))`.execute(server.database.db);
+          if (waiting.length > 0) break;
+          await new Promise((resolve) => setTimeout(resolve, 5));
+        }
+      });
+      const answer = await asked!;
+      expectCleanError(answer, 409);
+      expect(answer.body.detail).toBe(
+        'Poin Tidak Cukup: Anda membutuhkan 60 poin, tetapi hanya memiliki 40 poin',
+      );
+      const me = await server.api('GET', '/api/auth/me', { token: other.token });
+      expect(me.body.points).toBe(40);
+      expect(await checkLedger(server.database.db)).toEqual([]);
+    },
+  );
 });

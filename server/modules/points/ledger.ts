@@ -21,6 +21,8 @@ export interface LedgerEntry {
 export const NOT_ENOUGH_POINTS = 'Poin tidak cukup';
 
 const FOR_KEY_SHARE = sql` for key share`;
+// The lock an update of the balance takes: it waits for no holder of FOR_KEY_SHARE.
+const FOR_NO_KEY_UPDATE = sql` for no key update`;
 const NOTHING = sql``;
 
 /**
@@ -47,12 +49,15 @@ export async function applyPoints(
   engine: Engine,
   trx: Transaction<Database>,
   entry: LedgerEntry,
-  notEnoughMessage = NOT_ENOUGH_POINTS,
+  notEnoughMessage: NotEnoughMessage = NOT_ENOUGH_POINTS,
 ): Promise<number> {
-  const { points, writes } = await movePoints(trx, entry, notEnoughMessage);
+  const { points, writes } = await movePoints(engine, trx, entry, notEnoughMessage);
   await writeAll(engine, trx, writes);
   return points;
 }
+
+/** The refusal's text, or a function of the balance that was short. */
+export type NotEnoughMessage = string | ((points: number) => string);
 
 /**
  * Moves the balance by the entry's delta, never below zero, and answers the new balance with the
@@ -61,9 +66,10 @@ export async function applyPoints(
  * only once they have run. A zero delta records nothing.
  */
 export async function movePoints(
+  engine: Engine,
   trx: Transaction<Database>,
   entry: LedgerEntry,
-  notEnoughMessage = NOT_ENOUGH_POINTS,
+  notEnoughMessage: NotEnoughMessage = NOT_ENOUGH_POINTS,
 ): Promise<{ points: number; writes: Write[] }> {
   if (!Number.isSafeInteger(entry.delta)) throw new Error('ledger delta must be an integer');
   const createdAt = new Date().toISOString();
@@ -75,12 +81,20 @@ export async function movePoints(
       returning points, ledger_seq`.execute(trx)
   ).rows;
   if (!updated) {
-    const exists = await trx
-      .selectFrom('users')
-      .select('id')
-      .where('id', '=', entry.userId)
-      .executeTakeFirst();
-    throw exists ? conflict(notEnoughMessage) : notFound('Klien');
+    // The balance as it is now, held as the update would hold it: on PostgreSQL another writer may
+    // have moved it since the caller read it, before or after this update ran. Held, it cannot
+    // move again: enough now (a credit came in between), the move is made; else it is the balance
+    // that was short, the one the refusal names.
+    const lock = engine === 'postgres' ? FOR_NO_KEY_UPDATE : NOTHING;
+    const [now] = (
+      await sql<Pick<UsersTable, 'points'>>`select points from users
+        where id = ${entry.userId}${lock}`.execute(trx)
+    ).rows;
+    if (!now) throw notFound('Klien');
+    if (now.points + entry.delta >= 0) return movePoints(engine, trx, entry, notEnoughMessage);
+    throw conflict(
+      typeof notEnoughMessage === 'string' ? notEnoughMessage : notEnoughMessage(now.points),
+    );
   }
   if (entry.delta === 0) return { points: updated.points, writes: [] };
   const row = insertRows('point_transactions', [

@@ -147,7 +147,7 @@ export async function decidePointRequest(
     // writer of one client's rows follows, so two of them can never wait on each other.
     const ledger =
       decision === 'approved'
-        ? await movePoints(trx, {
+        ? await movePoints(database.engine, trx, {
             userId: decided.user_id,
             type: 'topup',
             delta: decided.points_requested,
