@@ -80,13 +80,20 @@ const spec = (method: string, url: string, token: string, body?: unknown): Reque
   body,
 });
 
-/** No answer is a 5xx or missing, and every error is a clean Indonesian `{detail}`. */
+/**
+ * No answer is a 5xx or missing, every error is a clean Indonesian `{detail}`, and a blast refused
+ * for its balance names a balance that was short.
+ */
 function expectNoServerError(answers: HttpAnswer[], specs: RequestSpec[]) {
   answers.forEach((answer, i) => {
     const what = `${specs[i]!.method} ${specs[i]!.path}: ${answer.status} ${answer.text}`;
     expect(answer.status, what).toBeGreaterThanOrEqual(200);
     expect(answer.status, what).toBeLessThan(500);
     if (answer.status >= 400) expect(typeof answer.body?.detail, what).toBe('string');
+    const short = /membutuhkan (\d+) poin, tetapi hanya memiliki (\d+) poin/.exec(
+      answer.body?.detail ?? '',
+    );
+    if (short) expect(Number(short[2]), what).toBeLessThan(Number(short[1]));
   });
 }
 
