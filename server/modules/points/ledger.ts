@@ -20,6 +20,9 @@ export interface LedgerEntry {
 
 export const NOT_ENOUGH_POINTS = 'Poin tidak cukup';
 
+/** The refusal's text, or a function of the balance that was short. */
+export type NotEnoughMessage = string | ((points: number) => string);
+
 const FOR_KEY_SHARE = sql` for key share`;
 // The lock an update of the balance takes: it waits for no holder of FOR_KEY_SHARE.
 const FOR_NO_KEY_UPDATE = sql` for no key update`;
@@ -55,9 +58,6 @@ export async function applyPoints(
   await writeAll(engine, trx, writes);
   return points;
 }
-
-/** The refusal's text, or a function of the balance that was short. */
-export type NotEnoughMessage = string | ((points: number) => string);
 
 /**
  * Moves the balance by the entry's delta, never below zero, and answers the new balance with the
