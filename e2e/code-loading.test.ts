@@ -8,7 +8,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { User } from '../common/auth.ts';
 import { ADMIN_ROUTES, CLIENT_ROUTES, type RouteEntry } from '../client/app/routes.ts';
 import { SCREEN_DATA } from '../client/app/screen-data.ts';
-import { ADMIN, shellTitle, signIn, startE2E, type E2E, type Page } from './helpers.ts';
+import { LOAD_ERROR_TEXT, LOAD_ERROR_TITLE } from '../client/components/ui/load-error.tsx';
+import { ADMIN, screenshot, shellTitle, signIn, startE2E, type E2E, type Page } from './helpers.ts';
 
 let e2e: E2E;
 
@@ -294,5 +295,50 @@ describe("the page's start-up script", () => {
     expect(entry).toHaveLength(1);
     expect(others).toEqual([]);
     expect(earlyApi).toEqual([]);
+  });
+});
+
+describe("a chunk that does not download (the network dropped, or an update replaced the page's files)", () => {
+  it('shows the load error in place of the screen; the sidebar still works and Muat Ulang brings the screen', async () => {
+    const client = await e2e.server.createClient({ username: 'gagal-muat' });
+    const page = await signedIn(client.user.email, client.password);
+    const topup = /\/assets\/topup-[\w-]{8}\.js$/;
+    await page.route(topup, (route) => route.abort('internetdisconnected'));
+    const nav = page.getByRole('navigation', { name: 'Menu klien' });
+    await nav.getByRole('link', { name: 'Top Up Poin' }).click();
+    const failed = page.getByRole('alert').filter({ hasText: LOAD_ERROR_TITLE });
+    await failed.getByText(LOAD_ERROR_TEXT).waitFor();
+    expect(await shellTitle(page)).toBe('Top Up Poin');
+    await screenshot(page, 'load-error-screen-desktop');
+
+    // Another screen's code is another file: it comes.
+    await nav.getByRole('link', { name: 'Riwayat Top Up' }).click();
+    await page.getByRole('heading', { name: 'Riwayat Top Up' }).waitFor();
+    expect(await failed.count()).toBe(0);
+
+    // Back on the failed screen, the network back: a reload fetches it anew.
+    await nav.getByRole('link', { name: 'Top Up Poin' }).click();
+    await failed.waitFor();
+    await page.unroute(topup);
+    await failed.getByRole('button', { name: 'Muat Ulang' }).click();
+    await page.getByRole('heading', { name: 'Top Up Poin' }).waitFor();
+    expect(new URL(page.url()).pathname).toBe('/topup');
+    await page.context().close();
+  });
+
+  it("shows the load error on the whole page when the shell's code fails at start, not a blank page", async () => {
+    const client = await e2e.server.createClient({ username: 'gagal-awal' });
+    const page = await signedIn(client.user.email, client.password);
+    const shell = /\/assets\/client-shell-[\w-]+\.js$/;
+    await page.route(shell, (route) => route.abort('internetdisconnected'));
+    await page.goto(`${e2e.url}/blast-form`);
+    const failed = page.getByRole('alert').filter({ hasText: LOAD_ERROR_TITLE });
+    await failed.getByText(LOAD_ERROR_TEXT).waitFor();
+    await page.setViewportSize({ width: 375, height: 812 });
+    await screenshot(page, 'load-error-page-phone');
+    await page.unroute(shell);
+    await failed.getByRole('button', { name: 'Muat Ulang' }).click();
+    await page.getByRole('heading', { name: 'Form Blast WhatsApp' }).waitFor();
+    await page.context().close();
   });
 });

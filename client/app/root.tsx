@@ -1,6 +1,7 @@
 // /*: the admin shell for super_admin, the client shell for any other role, /login otherwise.
 import { Suspense, use, useEffect, useState } from 'react';
 import type { Role } from '../../common/auth.ts';
+import { LoadErrorBoundary } from '../components/ui/load-error.tsx';
 import { PageSpinner } from '../components/ui/spinner.tsx';
 import { navigate } from '../lib/navigation.ts';
 import { useSession } from '../lib/session.ts';
@@ -13,9 +14,11 @@ export function RootGate() {
   }, [session]);
   if (!session) return <PageSpinner className="min-h-screen" />;
   return (
-    <Suspense fallback={<PageSpinner className="min-h-screen" />}>
-      <SignedInArea role={session.user.role} />
-    </Suspense>
+    <LoadErrorBoundary className="grid min-h-screen place-items-center">
+      <Suspense fallback={<PageSpinner className="min-h-screen" />}>
+        <SignedInArea role={session.user.role} />
+      </Suspense>
+    </LoadErrorBoundary>
   );
 }
 

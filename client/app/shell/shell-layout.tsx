@@ -4,6 +4,7 @@ import { LogOut, Menu, X } from 'lucide-react';
 import { Suspense, useEffect, useRef, useState, type ReactNode, type SyntheticEvent } from 'react';
 import { NavLink, useLocation } from 'react-router';
 import { Button } from '../../components/ui/button.tsx';
+import { LoadErrorBoundary } from '../../components/ui/load-error.tsx';
 import { PageSpinner } from '../../components/ui/spinner.tsx';
 import { cn } from '../../lib/cn.ts';
 import type { RouteEntry } from '../routes.ts';
@@ -157,8 +158,11 @@ export function ShellLayout({
           tabIndex={-1}
           className="w-full max-w-7xl flex-1 p-4 focus:outline-none sm:p-6 lg:p-8"
         >
-          {/* A screen not downloaded yet, outside a route change (which keeps the old screen). */}
-          <Suspense fallback={<PageSpinner />}>{children}</Suspense>
+          {/* A screen not downloaded yet, outside a route change (which keeps the old screen). A
+              screen that failed shows the load error in its place; the sidebar still leads on. */}
+          <LoadErrorBoundary resetKey={location.pathname}>
+            <Suspense fallback={<PageSpinner />}>{children}</Suspense>
+          </LoadErrorBoundary>
         </main>
       </div>
     </div>
