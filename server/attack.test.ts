@@ -287,7 +287,7 @@ describe('uploads left behind', () => {
     const broken = openSqlite(path.join(dir, 'leer.sqlite'));
     const uploads = path.join(dir, 'uploads');
     try {
-      await expect(storeImage(broken.db, diskStore(uploads), png, 'image', 'x')).rejects.toThrow();
+      await expect(storeImage(broken, diskStore(uploads), png, 'image', 'x')).rejects.toThrow();
       expect(fs.existsSync(uploads) ? fs.readdirSync(uploads) : []).toEqual([]);
     } finally {
       await broken.close();
@@ -309,6 +309,25 @@ describe('uploads left behind', () => {
     await ok('DELETE', `/api/admin/users/${owner.user.id}`, admin);
     expect(onDisk(image)).toBe(false);
     expect((await fetch(`${server.url}${image}`)).status).toBe(404);
+  });
+
+  it('an image whose client was deleted during its upload is not kept', async () => {
+    const owner = await funded(5);
+    await ok('DELETE', `/api/admin/users/${owner.user.id}`, admin);
+    // The upload passed its token check before the deletion; its row is written after it.
+    const { uploadsDir } = server.context;
+    const files = () => (fs.existsSync(uploadsDir) ? fs.readdirSync(uploadsDir).toSorted() : []);
+    const before = files();
+    await expect(
+      storeImage(server.database, server.context.files, png, 'image', owner.user.id),
+    ).rejects.toMatchObject({ statusCode: 404 });
+    const rows = await server.database.db
+      .selectFrom('uploads')
+      .select('name')
+      .where('user_id', '=', owner.user.id)
+      .execute();
+    expect(rows).toEqual([]);
+    expect(files()).toEqual(before);
   });
 });
 

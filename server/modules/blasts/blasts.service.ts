@@ -191,6 +191,15 @@ export async function listBlasts(
   };
 }
 
+/** Why a blast may not carry the image at `url` now, or null (it may). */
+async function imageRefusal(db: DbHandle['db'], url: string, userId: string) {
+  if (!(await readSettings(db)).allow_images)
+    return 'Upload gambar untuk blast sedang tidak diizinkan';
+  if (!(await findUpload(db, url, 'image', userId)))
+    return 'Gambar tidak ditemukan. Upload ulang gambar Anda.';
+  return null;
+}
+
 export const IDEMPOTENCY_MISMATCH = 'Idempotency-Key sudah dipakai untuk permintaan yang berbeda';
 
 /**
@@ -208,14 +217,8 @@ export async function createBlast(
   const analysis = analyzeNumbers(input.target_numbers);
   if (analysis.invalid.length > 0)
     throw new HttpError(422, BLAST_MESSAGES.invalid(analysis.invalid.length));
-  if (input.image_url !== null) {
-    const settings = await readSettings(db);
-    if (!settings.allow_images)
-      throw new HttpError(422, 'Upload gambar untuk blast sedang tidak diizinkan');
-    if (!(await findUpload(db, input.image_url, 'image', userId))) {
-      throw new HttpError(422, 'Gambar tidak ditemukan. Upload ulang gambar Anda.');
-    }
-  }
+  const imageRefused =
+    input.image_url === null ? null : await imageRefusal(db, input.image_url, userId);
   const requestHash = crypto
     .createHash('sha256')
     .update(JSON.stringify([input.message, input.target_numbers, input.image_url]))
@@ -271,6 +274,8 @@ export async function createBlast(
         return stored.response_body;
       }
     }
+    // After the key's claim: a retry of a blast made while images were allowed gets that blast.
+    if (imageRefused) throw new HttpError(422, imageRefused);
     const debit = await movePoints(
       database.engine,
       trx,

@@ -59,7 +59,7 @@ export function uploadsRoutes(app: App, context: AppContext) {
   serveRoutes(app, context);
 }
 
-function receiveRoutes(app: App, { database: { db }, files: store }: AppContext) {
+function receiveRoutes(app: App, { database, files: store }: AppContext) {
   app.post(
     '/api/upload/image',
     {
@@ -68,7 +68,7 @@ function receiveRoutes(app: App, { database: { db }, files: store }: AppContext)
     },
     async (request) => {
       const row = await storeImage(
-        db,
+        database,
         store,
         await readFile(request, 'image'),
         'image',
@@ -86,7 +86,7 @@ function receiveRoutes(app: App, { database: { db }, files: store }: AppContext)
     },
     async (request) => {
       const bytes = await readFile(request, 'file');
-      const row = await storeImage(db, store, bytes, 'qr', currentUser(request).id);
+      const row = await storeImage(database, store, bytes, 'qr', currentUser(request).id);
       const stored = await store.get(row.name);
       return {
         file_url: `${UPLOAD_PATH}${row.name}`,

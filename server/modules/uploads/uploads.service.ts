@@ -1,9 +1,10 @@
 // Uploads: recognised by their bytes, re-encoded within a pixel bound, stored under random names.
 import crypto from 'node:crypto';
 import { IMAGE_MIME_TYPES, IMAGE_TYPE_MESSAGE } from '../../../common/settings.ts';
-import { now, type Db } from '../../db/connection.ts';
+import { now, transact, type Db, type DbHandle } from '../../db/connection.ts';
 import type { UploadsTable } from '../../db/schema.ts';
 import { HttpError } from '../../plugins/errors.ts';
+import { holdClient } from '../points/ledger.ts';
 import type { FileStore } from './file-store.ts';
 
 /** 40 megapixels: any real photo or QR code fits; a decompression bomb does not. */
@@ -44,7 +45,7 @@ async function reencode(bytes: Buffer, mime: string): Promise<Buffer> {
 
 /** Checks, re-encodes and stores an image; answers its stored row. */
 export async function storeImage(
-  db: Db,
+  database: DbHandle,
   store: FileStore,
   bytes: Buffer,
   kind: UploadsTable['kind'],
@@ -66,7 +67,12 @@ export async function storeImage(
   };
   await store.put(row.name, clean);
   try {
-    await db.insertInto('uploads').values(row).execute();
+    // Stored only while its owner exists: a client deleted during the upload (its deletion holds
+    // the row first and removes the files it finds) would leave a file no one can remove.
+    await transact(database, async (trx) => {
+      await holdClient(database.engine, trx, userId);
+      await trx.insertInto('uploads').values(row).execute();
+    });
   } catch (error) {
     // No row will ever name the file: it goes too.
     await store.remove(row.name);

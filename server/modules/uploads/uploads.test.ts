@@ -281,3 +281,63 @@ describe('a blast image', () => {
     expect(valid.body.detail).toContain('Poin Tidak Cukup');
   });
 });
+
+describe('a retried image blast', () => {
+  it('gets its blast back after images were turned off, and is charged once', async () => {
+    const created = await server.createClient({ username: 'ulang-gambar' });
+    const points = await server.api('PUT', `/api/admin/users/${created.user.id}`, {
+      token: admin,
+      body: { username: 'ulang-gambar', email: created.user.email, points: 10, is_active: true },
+    });
+    expect(points.status).toBe(200);
+    const image = await upload(
+      '/api/upload/image',
+      created.token,
+      'image',
+      await square('#123456').png().toBuffer(),
+    );
+    const setImages = async (allow_images: boolean) => {
+      const saved = await server.api('POST', '/api/admin/settings', {
+        token: admin,
+        body: { account_number: '123', account_name: 'PT Sebar', bank_name: 'BCA', allow_images },
+      });
+      expect(saved.status).toBe(200);
+    };
+    const send = (key: string, message = 'Dengan gambar') =>
+      server.api('POST', '/api/client/blast-requests', {
+        token: created.token,
+        headers: { 'idempotency-key': key },
+        body: {
+          message,
+          target_numbers: ['081234567890', '081234567891'],
+          image_url: image.body.url,
+        },
+      });
+    await setImages(true);
+    const first = await send('kunci-gambar');
+    expect(first.status).toBe(201);
+    await setImages(false);
+    try {
+      // The client's connection dropped before the answer: the retry gets the blast it made.
+      const again = await send('kunci-gambar');
+      expect(again.status).toBe(201);
+      expect(again.body).toEqual(first.body);
+      // Another body under the same key is still told so, not about the image.
+      const other = await send('kunci-gambar', 'Pesan lain');
+      expectCleanError(other, 422);
+      expect(other.body.detail).toBe('Idempotency-Key sudah dipakai untuk permintaan yang berbeda');
+      // A new blast with the image is refused, and takes nothing.
+      const refused = await send('kunci-baru');
+      expectCleanError(refused, 422);
+      expect(refused.body.detail).toBe('Upload gambar untuk blast sedang tidak diizinkan');
+      const me = await server.api('GET', '/api/auth/me', { token: created.token });
+      expect(me.body.points).toBe(8);
+      const blasts = await server.api('GET', '/api/client/blast-requests', {
+        token: created.token,
+      });
+      expect(blasts.body.total).toBe(1);
+    } finally {
+      await setImages(true);
+    }
+  });
+});
