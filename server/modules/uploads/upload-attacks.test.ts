@@ -12,6 +12,7 @@ import {
 import { startServer, type ApiAnswer, type TestServer } from '../../test-helpers.ts';
 import { form } from '../../test-routes.ts';
 import { snapshot } from '../../test-snapshot.ts';
+import { reencodes } from './uploads.service.ts';
 
 const SCRIPT = '<script>alert(document.cookie)</script>';
 
@@ -196,6 +197,28 @@ describe('size and dimensions', () => {
     expect(await snapshot(server.database.db)).toEqual(before);
     // Decoding it would take 400 MB at one byte a pixel; the server never gets near that.
     expect(process.memoryUsage().rss - rssBefore).toBeLessThan(300 * 1024 * 1024);
+  });
+
+  it('big GIFs sent at once are re-encoded one after another, so their memory does not add up', async () => {
+    // A GIF is decoded whole: 4 megapixels of one colour are 3 KB sent and about 55 MB decoded.
+    const gif = await sharp({
+      create: { width: 2000, height: 2000, channels: 3, background: '#369' },
+    })
+      .gif()
+      .toBuffer();
+    reencodes.most = 0;
+    const answers = await Promise.all(
+      Array.from({ length: 4 }, () => upload(gif, 'besar.gif', 'image/gif')),
+    );
+    expect(answers.map((answer) => answer.status)).toEqual([200, 200, 200, 200]);
+    expect(reencodes.most).toBe(1);
+    // A refused image takes its turn too and lets the next one through.
+    const [refused, after] = await Promise.all([
+      upload(hugeBlankPng(20_000, 20_000)),
+      upload(gif, 'besar.gif', 'image/gif'),
+    ]);
+    await expectRefused(refused, 422, 'Dimensi gambar terlalu besar');
+    expect(after.status).toBe(200);
   });
 
   it('a truncated PNG or JPEG is refused as unreadable', async () => {
