@@ -26,6 +26,7 @@ import { pricingRoutes } from './modules/pricing/pricing.routes.ts';
 import { settingsRoutes } from './modules/settings/settings.routes.ts';
 import { diskStore } from './modules/uploads/file-store.ts';
 import { uploadsRoutes } from './modules/uploads/uploads.routes.ts';
+import { purgeUnusedUploads } from './modules/uploads/uploads.service.ts';
 import { ensureAdmin } from './modules/users/users.service.ts';
 import { usersRoutes } from './modules/users/users.routes.ts';
 import { AccessLog } from './plugins/access-log.ts';
@@ -136,9 +137,10 @@ export async function buildApp(
   await purgeIdempotencyKeys(database);
   const purge = setInterval(
     () => {
-      purgeIdempotencyKeys(database).catch((error) =>
-        app.log.error({ err: error }, 'purge failed'),
-      );
+      Promise.all([
+        purgeIdempotencyKeys(database),
+        purgeUnusedUploads(database, context.files),
+      ]).catch((error) => app.log.error({ err: error }, 'purge failed'));
     },
     60 * 60 * 1000,
   );

@@ -357,7 +357,7 @@ describe('migration 005', () => {
           })),
         )
         .execute();
-      expect(await migrate(fresh.handle)).toEqual(['005-month-counts']);
+      expect(await migrate(fresh.handle, MIGRATIONS.slice(0, 5))).toEqual(['005-month-counts']);
       const months = await db
         .selectFrom('month_counts')
         .selectAll()

@@ -7,6 +7,7 @@ import * as listSpeed from './migrations/002-list-speed.ts';
 import * as counterIndexes from './migrations/003-counter-indexes.ts';
 import * as globalTotals from './migrations/004-global-totals.ts';
 import * as monthCounts from './migrations/005-month-counts.ts';
+import * as blastImages from './migrations/006-blast-images.ts';
 
 export const MIGRATIONS: [string, typeof initial][] = [
   ['001-initial', initial],
@@ -14,6 +15,7 @@ export const MIGRATIONS: [string, typeof initial][] = [
   ['003-counter-indexes', counterIndexes],
   ['004-global-totals', globalTotals],
   ['005-month-counts', monthCounts],
+  ['006-blast-images', blastImages],
 ];
 
 /** Applies `migrations` (all of them unless a test asks for the first few). */

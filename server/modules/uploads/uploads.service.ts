@@ -1,5 +1,6 @@
 // Uploads: recognised by their bytes, re-encoded within a pixel bound, stored under random names.
 import crypto from 'node:crypto';
+import { sql } from 'kysely';
 import { IMAGE_MIME_TYPES, IMAGE_TYPE_MESSAGE } from '../../../common/settings.ts';
 import { now, transact, type Db, type DbHandle } from '../../db/connection.ts';
 import type { UploadsTable } from '../../db/schema.ts';
@@ -135,6 +136,50 @@ export async function findUpload(
   if (kind) query = query.where('kind', '=', kind);
   if (userId) query = query.where('user_id', '=', userId);
   return query.executeTakeFirst();
+}
+
+/** An upload nothing names is removed once it is this old (the blast form uploads as it sends). */
+export const UNUSED_UPLOAD_TTL_MS = 24 * 60 * 60 * 1000;
+
+/**
+ * Removes the uploads older than a day that no blast and no payment setting names: the image of a
+ * blast that was refused (too few points) or never sent, a QR uploaded and not saved. Answers
+ * the names removed.
+ */
+export async function purgeUnusedUploads(
+  database: DbHandle,
+  store: FileStore,
+  at = new Date(),
+): Promise<string[]> {
+  const cutoff = new Date(at.getTime() - UNUSED_UPLOAD_TTL_MS).toISOString();
+  const gone = await transact(database, async (trx) => {
+    const settings = await trx
+      .selectFrom('settings')
+      .select(['qr_code_file', 'barcode_url'])
+      .where('id', '=', 1)
+      .executeTakeFirst();
+    // Named as the QR fallback reads it: any address ending in the file's name.
+    const named = [settings?.qr_code_file, settings?.barcode_url].flatMap(
+      (url) => endingName(url) ?? [],
+    );
+    let unused = trx
+      .deleteFrom('uploads')
+      .where('created_at', '<', cutoff)
+      .where(({ not, exists, selectFrom }) =>
+        not(
+          exists(
+            selectFrom('blasts')
+              .select('id')
+              .whereRef('image_url', '=', sql<string>`${sql.lit(UPLOAD_PATH)} || uploads.name`),
+          ),
+        ),
+      );
+    if (named.length > 0) unused = unused.where('name', 'not in', named);
+    return unused.returning('name').execute();
+  });
+  const names = gone.map((row) => row.name);
+  await removeFiles(store, names);
+  return names;
 }
 
 /** Files no row names any more, removed after the rows' deletion committed. */

@@ -1,9 +1,13 @@
 // Uploads over HTTP: PNG, JPEG and GIF are recognised by their bytes, re-encoded and served with
 // their real type; anything else and anything over 5 MB is refused; the QR as inline data.
+import fs from 'node:fs';
+import path from 'node:path';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startServer, type TestServer } from '../../test-helpers.ts';
+import { settingsBody } from '../../test-routes.ts';
 import { expectCleanError, expectSpecFields, expectUnchanged } from '../../test-spec.ts';
+import { purgeUnusedUploads } from './uploads.service.ts';
 
 let server: TestServer;
 let admin = '';
@@ -44,6 +48,13 @@ async function fetchFile(url: string) {
     bytes: Buffer.from(await response.arrayBuffer()),
   };
 }
+
+/** Saves the payment settings with `changes` over a valid body naming no QR. */
+const saveSettings = (changes: Partial<ReturnType<typeof settingsBody>> = {}) =>
+  server.api('POST', '/api/admin/settings', {
+    token: admin,
+    body: { ...settingsBody(null), ...changes },
+  });
 
 describe('image uploads', () => {
   it('accepts PNG, JPEG and GIF, re-encodes them and serves them with their real type', async () => {
@@ -199,17 +210,12 @@ describe('the QR code', () => {
       server.api('GET', `/api/admin/qr-data/${file}`, { token: client });
 
     expectCleanError(await asClient(name(first.body.file_url)!), 404);
-    const saved = await server.api('POST', '/api/admin/settings', {
-      token: admin,
-      body: {
-        account_number: '123',
-        account_name: 'PT Sebar',
-        bank_name: 'BCA',
-        barcode_url: first.body.file_url,
-        qr_code_file: first.body.file_url,
-        qr_data_url: first.body.data_url,
-        allow_images: false,
-      },
+    const saved = await saveSettings({
+      account_number: '123',
+      barcode_url: first.body.file_url,
+      qr_code_file: first.body.file_url,
+      qr_data_url: first.body.data_url,
+      allow_images: false,
     });
     expect(saved.status).toBe(200);
     expect(saved.body.qr_code_file).toBe(first.body.file_url);
@@ -297,11 +303,7 @@ describe('a retried image blast', () => {
       await square('#123456').png().toBuffer(),
     );
     const setImages = async (allow_images: boolean) => {
-      const saved = await server.api('POST', '/api/admin/settings', {
-        token: admin,
-        body: { account_number: '123', account_name: 'PT Sebar', bank_name: 'BCA', allow_images },
-      });
-      expect(saved.status).toBe(200);
+      expect((await saveSettings({ allow_images })).status).toBe(200);
     };
     const send = (key: string, message = 'Dengan gambar') =>
       server.api('POST', '/api/client/blast-requests', {
@@ -338,6 +340,71 @@ describe('a retried image blast', () => {
       expect(blasts.body.total).toBe(1);
     } finally {
       await setImages(true);
+    }
+  });
+});
+
+describe('unused uploads', () => {
+  it('are removed after a day; images of blasts and the saved QR stay', async () => {
+    const created = await server.createClient({ username: 'sisa-unggahan' });
+    await server.api('PUT', `/api/admin/users/${created.user.id}`, {
+      token: admin,
+      body: { username: 'sisa-unggahan', email: created.user.email, points: 1, is_active: true },
+    });
+    expect((await saveSettings()).status).toBe(200);
+    const image = async (color: string) =>
+      (
+        await upload(
+          '/api/upload/image',
+          created.token,
+          'image',
+          await square(color).png().toBuffer(),
+        )
+      ).body.url as string;
+    const [sent, refused, unsent] = [
+      await image('#010101'),
+      await image('#020202'),
+      await image('#030303'),
+    ];
+    const blast = (image_url: string, target_numbers: string[]) =>
+      server.api('POST', '/api/client/blast-requests', {
+        token: created.token,
+        body: { message: 'Gambar', target_numbers, image_url },
+      });
+    expect((await blast(sent, ['081234567890'])).status).toBe(201);
+    // Too few points: the form had uploaded the image before the blast was refused.
+    expect((await blast(refused, ['081234567891', '081234567892'])).status).toBe(409);
+    const qr = async (color: string) =>
+      (await upload('/api/admin/upload-qr', admin, 'file', await square(color).png().toBuffer()))
+        .body.file_url as string;
+    const [savedQr, unsavedQr] = [await qr('#040404'), await qr('#050505')];
+    expect((await saveSettings({ qr_code_file: savedQr })).status).toBe(200);
+    const served = async () =>
+      Object.fromEntries(
+        await Promise.all(
+          Object.entries({ sent, refused, unsent, savedQr, unsavedQr }).map(
+            async ([what, url]) => [what, (await fetchFile(url)).status] as const,
+          ),
+        ),
+      );
+    const hour = 60 * 60 * 1000;
+    const { database, files } = server.context;
+    expect(await purgeUnusedUploads(database, files, new Date(Date.now() + 23 * hour))).toEqual([]);
+    const removed = await purgeUnusedUploads(database, files, new Date(Date.now() + 25 * hour));
+    const nameOf = (url: string) => url.split('/').pop()!;
+    // (The other tests' unused uploads in this database go too.)
+    expect(removed).toEqual(expect.arrayContaining([refused, unsent, unsavedQr].map(nameOf)));
+    expect(removed).not.toContain(nameOf(sent));
+    expect(removed).not.toContain(nameOf(savedQr));
+    expect(await served()).toEqual({
+      sent: 200,
+      refused: 404,
+      unsent: 404,
+      savedQr: 200,
+      unsavedQr: 404,
+    });
+    for (const name of removed) {
+      expect(fs.existsSync(path.join(server.context.uploadsDir, name))).toBe(false);
     }
   });
 });
