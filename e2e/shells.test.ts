@@ -1,6 +1,16 @@
 // Both shells at desktop and phone width: layout, phone menu, theme toggle; screenshots for review.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
+  addTier,
+  adminApi,
+  adminPage,
+  createBlast,
+  goTo,
+  numbers,
+  requestTopup,
+  setPoints,
+} from './admin-seed.ts';
+import {
   ADMIN,
   dialogFocus,
   focused,
@@ -12,6 +22,7 @@ import {
   type E2E,
   type Page,
   type ViewportName,
+  VIEWPORTS,
 } from './helpers.ts';
 
 let e2e: E2E;
@@ -166,6 +177,41 @@ describe.each(['desktop', 'phone'] as ViewportName[])('at %s size', (size) => {
       labels: size === 'phone' ? ['Tanggal', 'Tipe', 'Deskripsi', 'Jumlah', 'Saldo'] : [],
       fits: true,
     });
+    await page.context().close();
+  });
+});
+
+describe('a name or text without spaces', () => {
+  it("does not widen an admin table past the screen: each row's actions stay in view", async () => {
+    const long = 'pengguna_dengan_nama_yang_sangat_panjang_sekali_3';
+    const client = await e2e.server.createClient({ username: long });
+    await addTier(e2e.server);
+    await setPoints(e2e.server, client, 10);
+    await requestTopup(e2e.server, client, 100);
+    await createBlast(e2e.server, client, `${long}_${long}`, numbers(2));
+    await adminApi(e2e.server, 'POST', '/api/admin/notes', {
+      title: `${long}${long}`,
+      content: 'x'.repeat(300),
+    });
+    const page = await adminPage(e2e, '/point-requests');
+    for (const [path, action] of [
+      ['/point-requests', 'Approve'],
+      ['/blast-results', 'Tolak'],
+      ['/notes', 'Hapus'],
+    ] as const) {
+      await goTo(page, path);
+      const row = page.locator('tbody tr', { hasText: long.slice(0, 20) });
+      const button = row.getByRole('button', { name: new RegExp(`^${action}`) });
+      await button.waitFor();
+      const box = (await button.boundingBox())!;
+      expect(box.x + box.width, path).toBeLessThanOrEqual(VIEWPORTS.desktop.width);
+      const table = await row.evaluate((tr) => {
+        const scroller = tr.closest('.overflow-x-auto')!;
+        return { scroll: scroller.scrollWidth, client: scroller.clientWidth };
+      });
+      expect(table.scroll, path).toBeLessThanOrEqual(table.client);
+    }
+    await screenshot(page, 'long-name-notes-desktop');
     await page.context().close();
   });
 });

@@ -1,7 +1,14 @@
 // The whole-number path writes exactly what id-ID's Intl writes, and the rest still goes to Intl.
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { formatDate, formatDateTime, formatNumber, formatRupiah, formatTime } from './format.ts';
+import {
+  formatDate,
+  formatDateTime,
+  formatNumber,
+  formatRupiah,
+  formatTime,
+  percentDone,
+} from './format.ts';
 
 const number = new Intl.NumberFormat('id-ID');
 const rupiah = new Intl.NumberFormat('id-ID', {
@@ -54,5 +61,15 @@ describe('dates', () => {
       expect(format(null)).toBe('-');
       expect(format('not a date')).toBe('-');
     }
+  });
+});
+
+describe('progress', () => {
+  it('is a whole percent rounded down: 100% only when every number is done', () => {
+    expect(percentDone(499, 500)).toBe(99);
+    expect(percentDone(500, 500)).toBe(100);
+    expect(percentDone(3, 4)).toBe(75);
+    expect(percentDone(1, 3)).toBe(33);
+    expect(percentDone(0, 0)).toBe(0);
   });
 });

@@ -52,6 +52,11 @@ export function formatNumber(value: number | null | undefined): string {
   return wholeNumber(amount) ?? number().format(amount);
 }
 
+/** `done` of `total` as a whole percent, rounded down: 499 of 500 is 99%; only all of it is 100%. */
+export function percentDone(done: number, total: number): number {
+  return total > 0 ? Math.floor((done / total) * 100) : 0;
+}
+
 function parse(value: string | Date | null | undefined): Date | null {
   if (!value) return null;
   const parsed = value instanceof Date ? value : new Date(value);

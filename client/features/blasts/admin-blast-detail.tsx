@@ -20,7 +20,7 @@ import {
 import { toast, toastError, toastSuccess } from '../../components/ui/toast.ts';
 import { errorMessage } from '../../lib/api-client.ts';
 import { cn } from '../../lib/cn.ts';
-import { formatDateTime, formatNumber } from '../../lib/format.ts';
+import { formatDateTime, formatNumber, percentDone } from '../../lib/format.ts';
 import {
   ADMIN_BLAST_STATUS_LABELS,
   ADMIN_NUMBER_STATUS_LABELS,
@@ -80,7 +80,7 @@ function StatusSummary({ statuses }: { statuses: NumberStatus[] }) {
     return result;
   }, [statuses]);
   const processed = total - counts.pending;
-  const percent = total ? Math.round((processed / total) * 100) : 0;
+  const percent = percentDone(processed, total);
   const share = (n: number) => (total ? (n / total) * 100 : 0);
 
   return (

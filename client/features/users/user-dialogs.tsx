@@ -274,7 +274,7 @@ export function PasswordDialog({ user, onClose }: { user: User; onClose: () => v
         <dl className="grid gap-2 rounded-lg bg-muted p-3 text-sm" data-password-user="">
           <div className="flex flex-wrap gap-x-2">
             <dt className="text-muted-foreground">Username:</dt>
-            <dd className="font-medium">{user.username}</dd>
+            <dd className="font-medium [overflow-wrap:anywhere]">{user.username}</dd>
           </div>
           <div className="flex flex-wrap gap-x-2">
             <dt className="text-muted-foreground">Email:</dt>

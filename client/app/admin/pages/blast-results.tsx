@@ -35,7 +35,7 @@ import {
 import { AdminBlastResultDialog } from '../../../features/blasts/admin-blast-result.tsx';
 import { formatDateTime, formatNumber } from '../../../lib/format.ts';
 import { failureText, useLoadErrorToast } from '../feedback.ts';
-import { compact, DateTimeCell } from '../table-cells.tsx';
+import { compact, DateTimeCell, UserCell } from '../table-cells.tsx';
 import { useClampedPage } from '../use-clamped-page.ts';
 
 const PREVIEW_LENGTH = 60;
@@ -95,21 +95,14 @@ export default function AdminBlastResultsPage() {
     {
       key: 'user',
       header: 'Username',
-      cell: (b) => (
-        <div className="min-w-28">
-          <p className="font-medium">{b.username}</p>
-          <p className="font-mono text-xs text-muted-foreground" title={b.user_id}>
-            ID: {b.user_id.slice(0, 8)}
-          </p>
-        </div>
-      ),
+      cell: (b) => <UserCell username={b.username} userId={b.user_id} />,
     },
     {
       key: 'message',
       header: 'Pesan',
       cell: (b) => (
         <div className="grid max-w-64 gap-1 md:min-w-40">
-          <p className="break-words" title={b.message}>
+          <p className="[overflow-wrap:anywhere]" title={b.message}>
             {preview(b.message)}
           </p>
           <p className="flex flex-wrap items-center gap-2 text-xs text-muted-foreground">

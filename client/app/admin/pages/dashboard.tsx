@@ -68,7 +68,10 @@ export default function AdminDashboardPage() {
         aria-labelledby="welcome-title"
         className="overflow-hidden rounded-xl bg-gradient-to-br from-emerald-700 via-green-700 to-teal-800 p-6 text-white shadow-sm sm:p-8"
       >
-        <h1 id="welcome-title" className="text-2xl font-bold tracking-tight sm:text-3xl">
+        <h1
+          id="welcome-title"
+          className="text-2xl font-bold tracking-tight [overflow-wrap:anywhere] sm:text-3xl"
+        >
           Selamat datang, {username}!
         </h1>
         <p className="mt-2 max-w-2xl text-sm text-white sm:text-base">

@@ -146,14 +146,14 @@ export default function AdminNotesPage() {
     {
       key: 'title',
       header: 'Judul',
-      cell: (n) => <span className="font-medium">{n.title}</span>,
+      cell: (n) => <span className="font-medium [overflow-wrap:anywhere]">{n.title}</span>,
       className: 'min-w-40',
     },
     {
       key: 'content',
       header: 'Konten',
       cell: (n) => (
-        <span className="block max-w-md whitespace-pre-line md:min-w-56 break-words text-muted-foreground">
+        <span className="block max-w-md whitespace-pre-line text-muted-foreground [overflow-wrap:anywhere] md:min-w-56">
           {preview(n.content)}
         </span>
       ),

@@ -17,7 +17,7 @@ import {
 } from '../../../features/points/admin-api.ts';
 import { formatNumber, formatRupiah } from '../../../lib/format.ts';
 import { failureText, useLoadErrorToast } from '../feedback.ts';
-import { compact, DateTimeCell } from '../table-cells.tsx';
+import { compact, DateTimeCell, UserCell } from '../table-cells.tsx';
 import { useClampedPage } from '../use-clamped-page.ts';
 
 const STATUS: Record<PointRequestStatus, { label: string; variant: BadgeProps['variant'] }> = {
@@ -55,14 +55,7 @@ export default function AdminPointRequestsPage() {
     {
       key: 'user',
       header: 'Username',
-      cell: (r) => (
-        <div className="min-w-32">
-          <p className="font-medium">{r.username}</p>
-          <p className="font-mono text-xs text-muted-foreground" title={r.user_id}>
-            ID: {r.user_id.slice(0, 8)}
-          </p>
-        </div>
-      ),
+      cell: (r) => <UserCell username={r.username} userId={r.user_id} />,
     },
     {
       key: 'points',

@@ -60,7 +60,7 @@ export default function ClientBlastResultsPage() {
       className: 'min-w-48 max-w-72',
       cell: (blast) => (
         <span className="flex items-start gap-1.5">
-          <span title={blast.message} className="break-words">
+          <span title={blast.message} className="[overflow-wrap:anywhere]">
             {preview(blast.message)}
           </span>
           {blast.image_url && (

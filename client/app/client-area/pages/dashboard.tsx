@@ -69,7 +69,7 @@ export default function ClientDashboardPage() {
       <section className="relative overflow-hidden rounded-2xl bg-gradient-to-br from-emerald-700 via-green-700 to-teal-800 p-6 text-white shadow-sm sm:p-8">
         <div className="relative flex flex-col gap-4 sm:flex-row sm:items-center sm:justify-between">
           <div className="min-w-0">
-            <h1 className="text-2xl font-bold tracking-tight">
+            <h1 className="text-2xl font-bold tracking-tight [overflow-wrap:anywhere]">
               Selamat datang, {me.data?.username ?? session?.user.username ?? ''}!
             </h1>
             <p className="mt-1 text-sm text-white">
