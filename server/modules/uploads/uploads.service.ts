@@ -139,7 +139,7 @@ export async function findUpload(
 }
 
 /** An upload nothing names is removed once it is this old (the blast form uploads as it sends). */
-export const UNUSED_UPLOAD_TTL_MS = 24 * 60 * 60 * 1000;
+const UNUSED_UPLOAD_TTL_MS = 24 * 60 * 60 * 1000;
 
 /**
  * Removes the uploads older than a day that no blast and no payment setting names: the image of a

@@ -56,6 +56,18 @@ const saveSettings = (changes: Partial<ReturnType<typeof settingsBody>> = {}) =>
     body: { ...settingsBody(null), ...changes },
   });
 
+/** A new client holding `points`, set through the admin's edit. */
+async function fundedClient(username: string, points: number) {
+  const created = await server.createClient({ username });
+  const body = { username, email: created.user.email, points, is_active: true };
+  const edited = await server.api('PUT', `/api/admin/users/${created.user.id}`, {
+    token: admin,
+    body,
+  });
+  expect(edited.status).toBe(200);
+  return created;
+}
+
 describe('image uploads', () => {
   it('accepts PNG, JPEG and GIF, re-encodes them and serves them with their real type', async () => {
     const script = Buffer.from('<script>alert(1)</script>');
@@ -290,12 +302,7 @@ describe('a blast image', () => {
 
 describe('a retried image blast', () => {
   it('gets its blast back after images were turned off, and is charged once', async () => {
-    const created = await server.createClient({ username: 'ulang-gambar' });
-    const points = await server.api('PUT', `/api/admin/users/${created.user.id}`, {
-      token: admin,
-      body: { username: 'ulang-gambar', email: created.user.email, points: 10, is_active: true },
-    });
-    expect(points.status).toBe(200);
+    const created = await fundedClient('ulang-gambar', 10);
     const image = await upload(
       '/api/upload/image',
       created.token,
@@ -346,11 +353,7 @@ describe('a retried image blast', () => {
 
 describe('unused uploads', () => {
   it('are removed after a day; images of blasts and the saved QR stay', async () => {
-    const created = await server.createClient({ username: 'sisa-unggahan' });
-    await server.api('PUT', `/api/admin/users/${created.user.id}`, {
-      token: admin,
-      body: { username: 'sisa-unggahan', email: created.user.email, points: 1, is_active: true },
-    });
+    const created = await fundedClient('sisa-unggahan', 1);
     expect((await saveSettings()).status).toBe(200);
     const image = async (color: string) =>
       (
