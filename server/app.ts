@@ -71,6 +71,9 @@ export async function buildApp(
   const app = Fastify({
     logger: config.logLevel === 'silent' ? false : { level: config.logLevel },
     logController: accessLog,
+    // No child logger per request (pino's bindings and their JSON, about 0.4 µs of each answer):
+    // the access line and our error lines write the request's reqId themselves.
+    childLoggerFactory: (logger) => logger,
     bodyLimit: 1024 * 1024,
     // Ids and filenames in paths are short; a huge URL is rejected before any work.
     routerOptions: { maxParamLength: 200 },

@@ -1,10 +1,14 @@
 // The access log of the production server: one line per answered request, in pino's format.
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { sql } from 'kysely';
+import { ADMIN } from '../test-helpers.ts';
 import {
   burst,
   processDatabase,
   send,
+  signIn,
   startChild,
+  withDb,
   stopChildren,
   type ChildServer,
   type ProcessDatabase,
@@ -77,6 +81,25 @@ describe('the access log', () => {
       expect.arrayContaining(Array.from({ length: 40 }, (_, i) => `/api/health?i=${i}`)),
     );
     expect(new Set(written.map((l) => l.reqId)).size).toBe(42);
+  });
+
+  it('logs a server error with the reqId of its access line', async () => {
+    const server = await startChild(database, { LOG_LEVEL: 'info' });
+    const token = await signIn(server.url, ADMIN.email, ADMIN.password);
+    // A table gone from under the running server: its next read fails as no input can make it.
+    await withDb(database, ({ db }) => sql`drop table notes`.execute(db));
+    const answer = await send({ url: server.url, method: 'GET', path: '/api/admin/notes', token });
+    expect(answer).toMatchObject({
+      status: 500,
+      body: { detail: 'Terjadi kesalahan pada server' },
+    });
+
+    const access = () => requestLines(server).find((l) => l.url === '/api/admin/notes');
+    await expect.poll(access, { timeout: 5_000 }).toMatchObject({ status: 500 });
+    const failure = lines(server).filter((l) => l.msg === 'unhandled error');
+    expect(failure).toHaveLength(1);
+    expect(failure[0]).toMatchObject({ level: 50, reqId: access()!.reqId });
+    expect(failure[0]!.err).toMatchObject({ message: expect.stringContaining('notes') });
   });
 
   it('writes no request lines at LOG_LEVEL=warn', async () => {

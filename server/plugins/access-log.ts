@@ -40,7 +40,14 @@ export class AccessLog extends LogController {
     if (error) {
       this.flush();
       reply.log.error(
-        { method: request.method, url: request.url, status: reply.statusCode, ms, err: error },
+        {
+          reqId: request.id,
+          method: request.method,
+          url: request.url,
+          status: reply.statusCode,
+          ms,
+          err: error,
+        },
         'request errored',
       );
       return;

@@ -129,7 +129,7 @@ export function createTokens(database: DbHandle, key: Uint8Array, ttlSeconds: nu
     }
     return found.exp * 1000 > Date.now() ? found : null;
   };
-  const readUser = batchedUserReads(database);
+  const readUsers = batchedUserReads(database);
   return {
     async sign(user) {
       const issuedAt = Math.floor(Date.now() / 1000);
@@ -145,7 +145,7 @@ export function createTokens(database: DbHandle, key: Uint8Array, ttlSeconds: nu
     async check(authorization) {
       const payload = authorization ? claims(authorization) : null;
       if (!payload) return null;
-      const user = await readUser(payload.sub);
+      const user = (await readUsers(payload.sub)).get(payload.sub);
       if (!user || !user.is_active || user.token_version !== payload.ver) return null;
       return user;
     },
@@ -160,9 +160,12 @@ const MAX_BATCH = 100;
  * loop: the reads of two turns are made together, after them, in one query (one round trip to
  * PostgreSQL, one read transaction of SQLite) instead of one each. Each read still starts after
  * its request arrived, so it sees every change committed before; a user asked for twice is read
- * once.
+ * once. The function answers the users of the batch it put the id in, by id.
  */
-function batchedUserReads({ db, engine }: DbHandle): (id: string) => Promise<AuthUser | undefined> {
+function batchedUserReads({
+  db,
+  engine,
+}: DbHandle): (id: string) => Promise<Map<string, AuthUser>> {
   const { sql: byIds } = db
     .selectFrom('users')
     .select(AUTH_COLUMNS)
@@ -177,7 +180,8 @@ function batchedUserReads({ db, engine }: DbHandle): (id: string) => Promise<Aut
     return new Map((await Promise.all(reads)).flatMap(({ rows }) => rows.map((r) => [r.id, r])));
   };
   let batch: { ids: Set<string>; users: Promise<Map<string, AuthUser>> } | null = null;
-  return async (id) => {
+  // Not async: every request of a batch shares its promise, with no promise of its own.
+  return (id) => {
     if (!batch) {
       const ids = new Set<string>();
       const users = new Promise<Map<string, AuthUser>>((resolve, reject) => {
@@ -192,7 +196,7 @@ function batchedUserReads({ db, engine }: DbHandle): (id: string) => Promise<Aut
       batch = { ids, users };
     }
     batch.ids.add(id);
-    return (await batch.users).get(id);
+    return batch.users;
   };
 }
 

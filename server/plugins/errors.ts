@@ -128,7 +128,7 @@ export function registerErrorHandling(app: FastifyInstance): void {
     if (error.statusCode && error.statusCode >= 400 && error.statusCode < 500) {
       return reply.status(error.statusCode).send({ detail: 'Permintaan tidak valid' });
     }
-    request.log.error({ err: error }, 'unhandled error');
+    request.log.error({ reqId: request.id, err: error }, 'unhandled error');
     return reply.status(500).send({ detail: 'Terjadi kesalahan pada server' });
   });
 }
