@@ -2,7 +2,8 @@
 // to a baseline measured in the same run, printed as a table and saved to bench/results.json.
 // Env: SCALE (1 = production size), BENCH_ENGINES (sqlite,postgres), BENCH_SECONDS (10),
 // BENCH_SAMPLES (300), BENCH_ROUNDS (5), BENCH_BROWSER (1; 0 skips the browser figures), BENCH_KEEP (keep the
-// PostgreSQL schema), BENCH_DATABASE_URL, BENCH_PIN (1; 0 leaves the processes unpinned).
+// PostgreSQL schema), BENCH_DATABASE_URL, BENCH_PIN (1; 0 leaves the processes unpinned),
+// BENCH_PROF (a directory: the server under test writes a `--cpu-prof` profile there at exit).
 import { spawn, spawnSync, type ChildProcess, type SpawnOptions } from 'node:child_process';
 import fs from 'node:fs';
 import http from 'node:http';
@@ -32,6 +33,7 @@ const SAMPLES = Number(process.env.BENCH_SAMPLES ?? 300);
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 5);
 /** Rounds over every read before the first latency figure: the figures are a warm server's. */
 const WARM_ROUNDS = 25;
+const PROFILE_DIR = process.env.BENCH_PROF;
 const ENGINES = (process.env.BENCH_ENGINES ?? 'sqlite,postgres').split(',') as Engine[];
 const PG_URL = process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
 const PG_SCHEMA = 'bench_run';
@@ -123,8 +125,9 @@ function recordRatio(
     ratio: measured.ratio,
     target: `>= ${min * 100}% of ${baselineName}`,
     met: measured.ratio >= min,
-    note: `baseline: ${baselineNote}`,
+    note: `baseline: ${baselineNote}. ${measured.cpu}`,
   });
+  log(`  ${measured.cpu}`);
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -274,7 +277,8 @@ async function startServer(env: Record<string, string>): Promise<Server> {
   // The production server, as `npm start` runs it: the bundle built in main(). Its log goes to a
   // file, as npm start's would (LOG_LEVEL's default, info, writes a line per request).
   const log = fs.openSync(SERVER_LOG, 'w');
-  const child = spawnNode([SERVER_BUNDLE], {
+  const profile = PROFILE_DIR ? ['--cpu-prof', `--cpu-prof-dir=${PROFILE_DIR}`] : [];
+  const child = spawnNode([...profile, SERVER_BUNDLE], {
     cwd: ROOT,
     env: {
       ...process.env,
@@ -343,14 +347,71 @@ async function startBare(): Promise<{ url: string; child: ChildProcess }> {
 
 const median = (values: number[]) => [...values].sort((a, b) => a - b)[values.length >> 1]!;
 
+/** Each CPU's busy and total time so far, in clock ticks (Linux; empty elsewhere). */
+function cpuTimes(): { busy: number; total: number }[] {
+  if (!fs.existsSync('/proc/stat')) return [];
+  return fs
+    .readFileSync('/proc/stat', 'utf8')
+    .split('\n')
+    .filter((line) => /^cpu\d/.test(line))
+    .map((line) => {
+      const [user, nice, system, idle, iowait, ...rest] = line.split(/\s+/).slice(1).map(Number);
+      const busy = user! + nice! + system! + rest.reduce((a, b) => a + b, 0);
+      return { busy, total: busy + idle! + iowait! };
+    });
+}
+
+/** A process's CPU time so far, in clock ticks (user and system; 0 when it cannot be read). */
+function processTicks(pid: number | undefined): number {
+  try {
+    const fields = fs.readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
+    return Number(fields[11]) + Number(fields[12]);
+  } catch {
+    return 0;
+  }
+}
+const TICK_US = 10_000; // USER_HZ is 100 on Linux
+
+/**
+ * One round of a throughput: its rate, and where the CPU time went while it ran: each CPU's busy
+ * share, and the microseconds per answer of the load (this process) and of the process measured.
+ * A ratio is only the server's when the server's CPU was the one saturated, not the load's.
+ */
+async function measured(run: () => Promise<number>, pid: number | undefined) {
+  const [cpus, load, server] = [cpuTimes(), process.cpuUsage(), processTicks(pid)];
+  const rate = await run();
+  const used = process.cpuUsage(load);
+  const answers = Math.max(1, rate * ROUND_SECONDS);
+  const serverUs = ((processTicks(pid) - server) * TICK_US) / answers;
+  const busy = cpuTimes()
+    .map((c, i) => `${Math.round(((c.busy - cpus[i]!.busy) / (c.total - cpus[i]!.total)) * 100)}%`)
+    .join('/');
+  const cpu = `CPUs ${busy} busy, load ${((used.user + used.system) / answers).toFixed(1)} µs${
+    pid ? `, server ${serverUs.toFixed(1)} µs` : ''
+  } per answer`;
+  return { rate, cpu };
+}
+
 /**
  * A figure and its baseline measured in turns, ROUNDS times each, so that a change in what else
  * the shared machine is doing weighs on both alike; the median of the rounds' ratios is reported.
+ * `pids`: the processes that answer the baseline and the figure, whose CPU per answer is noted.
  */
-async function alternate(baseline: () => Promise<number>, figure: () => Promise<number>) {
-  const rounds: { baseline: number; value: number }[] = [];
-  for (let i = 0; i < ROUNDS; i += 1)
-    rounds.push({ baseline: await baseline(), value: await figure() });
+async function alternate(
+  baseline: () => Promise<number>,
+  figure: () => Promise<number>,
+  pids: { baseline?: number; figure?: number } = {},
+) {
+  const rounds: { baseline: number; value: number; cpu: string }[] = [];
+  for (let i = 0; i < ROUNDS; i += 1) {
+    const base = await measured(baseline, pids.baseline);
+    const value = await measured(figure, pids.figure);
+    rounds.push({
+      baseline: base.rate,
+      value: value.rate,
+      cpu: `round ${i + 1}: baseline ${base.cpu}; figure ${value.cpu}`,
+    });
+  }
   const ratios = rounds.map((r) => r.value / r.baseline);
   return {
     value: median(rounds.map((r) => r.value)),
@@ -359,6 +420,7 @@ async function alternate(baseline: () => Promise<number>, figure: () => Promise<
     rounds: `median of ${ROUNDS} alternating rounds of ${ROUND_SECONDS} s each; rounds: ${rounds
       .map((r, i) => `${r.value}/${r.baseline} = ${(ratios[i]! * 100).toFixed(1)}%`)
       .join(', ')}`,
+    cpu: rounds.map((r) => r.cpu).join('. '),
   };
 }
 
@@ -631,6 +693,7 @@ async function benchEngine(engine: Engine, browser: boolean) {
     const me = await alternate(
       async () => perSecond(await cannon({ url: bare.url, duration: ROUND_SECONDS })),
       async () => perSecond(await meLoad(ROUND_SECONDS)),
+      { baseline: bare.child.pid, figure: pid },
     );
     await stop(bare.child);
     recordRatio(
@@ -699,6 +762,7 @@ async function benchEngine(engine: Engine, browser: boolean) {
           ).rate,
         ),
       async () => perSecond(await blastLoad(ROUND_SECONDS)),
+      { figure: pid },
     );
     const underLoad = stopRss();
     recordRatio(
