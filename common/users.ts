@@ -8,9 +8,16 @@ const username = z
   .trim()
   .min(1, 'Username harus diisi')
   .max(50, 'Username maksimal 50 karakter');
-const email = z.email('Format email tidak valid').trim().max(254);
+// Trimmed before its format is checked: a pasted address with a space around it is still valid.
+const email = z
+  .string()
+  .trim()
+  .min(1, { error: 'Email harus diisi', abort: true })
+  .max(254, 'Email maksimal 254 karakter')
+  .pipe(z.email('Format email tidak valid'));
 const password = z
   .string()
+  .min(1, { error: 'Password harus diisi', abort: true })
   .min(MIN_PASSWORD_LENGTH, `Password minimal ${MIN_PASSWORD_LENGTH} karakter`)
   .max(MAX_PASSWORD_LENGTH, `Password maksimal ${MAX_PASSWORD_LENGTH} karakter`);
 

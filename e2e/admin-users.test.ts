@@ -87,11 +87,17 @@ describe('Akun Klien', () => {
     );
     await dialog().getByRole('button', { name: 'Tambah Klien' }).click();
     await dialog().getByText('Username harus diisi').waitFor();
+    await dialog().getByText('Email harus diisi').waitFor();
+    await dialog().getByText('Password harus diisi').waitFor();
+    await dialog().getByLabel('Email').fill('budi');
+    await dialog().getByLabel('Password', { exact: true }).fill('12345');
+    await dialog().getByRole('button', { name: 'Tambah Klien' }).click();
     await dialog().getByText('Format email tidak valid').waitFor();
     await dialog().getByText('Password minimal 6 karakter').waitFor();
 
     await dialog().getByLabel('Username').fill('budi');
-    await dialog().getByLabel('Email').fill('budi@contoh.test');
+    // Pasted with spaces around it: the address is taken without them.
+    await dialog().getByLabel('Email').fill('  budi@contoh.test ');
     const password = dialog().getByLabel('Password', { exact: true });
     await password.fill('rahasia-budi');
     expect(await password.getAttribute('type')).toBe('password');
@@ -186,6 +192,9 @@ describe('Akun Klien', () => {
     await dialog()
       .getByText('Minimum 6 karakter. Password akan langsung aktif setelah disimpan.')
       .waitFor();
+    await dialog().getByRole('button', { name: 'Simpan Password' }).click();
+    await dialog().getByText('Password harus diisi').waitFor();
+    await dialog().getByLabel('Password Baru').fill('12345');
     await dialog().getByRole('button', { name: 'Simpan Password' }).click();
     await dialog().getByText('Password minimal 6 karakter').waitFor();
     const field = dialog().getByLabel('Password Baru');

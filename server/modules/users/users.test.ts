@@ -60,6 +60,46 @@ describe('client accounts', () => {
     expect(list.body.summary.total_clients).toBe(1);
   });
 
+  it('takes an email with spaces around it; names an empty email or password as missing', async () => {
+    const pasted = await server.api('POST', '/api/admin/users', {
+      token: admin,
+      body: { username: 'tempel', email: '  Tempel@Sebar.Test ', password: 'rahasia' },
+    });
+    expect(pasted.status, JSON.stringify(pasted.body)).toBe(201);
+    expect(pasted.body.email).toBe('tempel@sebar.test');
+    const renamed = await edit(pasted.body.id, {
+      username: 'tempel',
+      email: ' tempel2@sebar.test\t',
+      points: 0,
+      is_active: true,
+    });
+    expect(renamed.body.email).toBe('tempel2@sebar.test');
+
+    const cases = [
+      [{ email: '', password: 'rahasia' }, 'Email harus diisi'],
+      [{ email: '   ', password: 'rahasia' }, 'Email harus diisi'],
+      [{ email: 'bukan-email', password: 'rahasia' }, 'Format email tidak valid'],
+      [{ email: 'kosong@sebar.test', password: '' }, 'Password harus diisi'],
+      [{ email: 'pendek@sebar.test', password: '12345' }, 'Password minimal 6 karakter'],
+    ] as const;
+    for (const [fields, detail] of cases) {
+      const refused = await server.api('POST', '/api/admin/users', {
+        token: admin,
+        body: { username: 'salah', ...fields },
+      });
+      expectCleanError(refused, 422);
+      expect(refused.body.detail).toBe(detail);
+    }
+    const empty = await server.api('PUT', `/api/admin/users/${pasted.body.id}/password`, {
+      token: admin,
+      body: { new_password: '' },
+    });
+    expectCleanError(empty, 422);
+    expect(empty.body.detail).toBe('Password harus diisi');
+    const list = await server.api('GET', '/api/admin/users?page_size=100', { token: admin });
+    expect(list.body.items.map((u: any) => u.username)).not.toContain('salah');
+  });
+
   it('edits username, email, points (adjustment entries) and refuses a taken email', async () => {
     const user = await createUser('dedi', 'dedi@sebar.test');
     const other = await createUser('eka', 'eka@sebar.test');
