@@ -14,7 +14,8 @@ const email = z
   .trim()
   .min(1, { error: 'Email harus diisi', abort: true })
   .max(254, 'Email maksimal 254 karakter')
-  .pipe(z.email('Format email tidak valid'));
+  .pipe(z.email('Format email tidak valid'))
+  .meta({ format: 'email' }); // the API document shows the input's schema, where the pipe has none
 const password = z
   .string()
   .min(1, { error: 'Password harus diisi', abort: true })

@@ -43,6 +43,9 @@ describe('the server', () => {
     const docs = await server.api('GET', '/api/docs');
     expect(docs.status).toBe(200);
     expect(docs.body.openapi).toMatch(/^3\./);
+    const newClient =
+      docs.body.paths['/api/admin/users'].post.requestBody.content['application/json'];
+    expect(newClient.schema.properties.email).toMatchObject({ type: 'string', format: 'email' });
     const documented = new Set<string>();
     for (const [path, methods] of Object.entries(docs.body.paths as Record<string, object>)) {
       for (const method of Object.keys(methods)) documented.add(`${method.toUpperCase()} ${path}`);
