@@ -361,8 +361,9 @@ function cpuTimes(): { busy: number; total: number }[] {
     });
 }
 
-/** A process's CPU time so far, in clock ticks (user and system; 0 when it cannot be read). */
+/** A process's CPU time so far, in clock ticks (user and system; 0 without one to read). */
 function processTicks(pid: number | undefined): number {
+  if (pid === undefined) return 0;
   try {
     const fields = fs.readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
     return Number(fields[11]) + Number(fields[12]);
@@ -380,14 +381,13 @@ const TICK_US = 10_000; // USER_HZ is 100 on Linux
 async function measured(run: () => Promise<number>, pid: number | undefined) {
   const [cpus, load, server] = [cpuTimes(), process.cpuUsage(), processTicks(pid)];
   const rate = await run();
-  const used = process.cpuUsage(load);
+  const [used, serverUsed] = [process.cpuUsage(load), processTicks(pid) - server];
   const answers = Math.max(1, rate * ROUND_SECONDS);
-  const serverUs = ((processTicks(pid) - server) * TICK_US) / answers;
   const busy = cpuTimes()
     .map((c, i) => `${Math.round(((c.busy - cpus[i]!.busy) / (c.total - cpus[i]!.total)) * 100)}%`)
     .join('/');
   const cpu = `CPUs ${busy} busy, load ${((used.user + used.system) / answers).toFixed(1)} µs${
-    pid ? `, server ${serverUs.toFixed(1)} µs` : ''
+    pid ? `, server ${((serverUsed * TICK_US) / answers).toFixed(1)} µs` : ''
   } per answer`;
   return { rate, cpu };
 }
