@@ -8,8 +8,8 @@ import {
   send,
   signIn,
   startChild,
-  withDb,
   stopChildren,
+  withDb,
   type ChildServer,
   type ProcessDatabase,
 } from '../test-processes.ts';
