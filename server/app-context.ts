@@ -7,6 +7,7 @@ import type {
   RawServerDefault,
 } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import type { Logger } from 'pino';
 import type { Config } from './config.ts';
 import type { DbHandle } from './db/connection.ts';
 import type { FileStore } from './modules/uploads/file-store.ts';
@@ -14,6 +15,8 @@ import type { LoginLimiter, Tokens } from './plugins/auth.ts';
 
 export interface AppContext {
   config: Config;
+  /** The server's log (Fastify has none of its own: plugins/access-log.ts). */
+  log: Logger;
   database: DbHandle;
   tokens: Tokens;
   loginLimiter: LoginLimiter;

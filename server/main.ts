@@ -10,8 +10,10 @@ import { loadConfig } from './config.ts';
 v8.setFlagsFromString('--heap-growing-percent=35');
 
 const config = loadConfig();
-const { app } = await buildApp(config);
-await app.listen({ port: config.port, host: config.host });
+const { app, context } = await buildApp(config);
+context.log.info(
+  `Server listening at ${await app.listen({ port: config.port, host: config.host })}`,
+);
 
 for (const signal of ['SIGINT', 'SIGTERM'] as const) {
   process.once(signal, () => {

@@ -36,6 +36,7 @@ describe('the access log', () => {
     const answers = [
       await send({ url: server.url, method: 'GET', path: '/api/auth/me', token: 'x.y.z' }),
       await send({ url: server.url, method: 'GET', path: odd }),
+      await send({ url: server.url, method: 'GET', path: '/api/tidak-ada' }),
       ...(await burst(
         Array.from({ length: 40 }, (_, i) => ({
           url: server.url,
@@ -44,14 +45,14 @@ describe('the access log', () => {
         })),
       )),
     ];
-    expect(answers.map((a) => a.status)).toEqual([401, 200, ...Array<number>(40).fill(200)]);
+    expect(answers.map((a) => a.status)).toEqual([401, 200, 404, ...Array<number>(40).fill(200)]);
 
     // Written at the end of the turn that answered them, while the server runs on.
     // (Start-up's own health checks are logged before them.)
     const ours = () => requestLines(server).filter((l) => l.url !== '/api/health');
-    await expect.poll(() => ours().length, { timeout: 5_000 }).toBeGreaterThanOrEqual(42);
+    await expect.poll(() => ours().length, { timeout: 5_000 }).toBeGreaterThanOrEqual(43);
     const written = ours();
-    expect(written).toHaveLength(42);
+    expect(written).toHaveLength(43);
     const pinoLine = lines(server).find((l) => l.msg !== 'request')!;
     for (const line of written) {
       expect(Object.keys(line)).toEqual([
@@ -77,10 +78,11 @@ describe('the access log', () => {
     }
     expect(written[0]).toMatchObject({ url: '/api/auth/me', status: 401 });
     expect(written[1]).toMatchObject({ url: odd, status: 200 });
-    expect(written.slice(2).map((l) => l.url)).toEqual(
+    expect(written[2]).toMatchObject({ url: '/api/tidak-ada', status: 404 });
+    expect(written.slice(3).map((l) => l.url)).toEqual(
       expect.arrayContaining(Array.from({ length: 40 }, (_, i) => `/api/health?i=${i}`)),
     );
-    expect(new Set(written.map((l) => l.reqId)).size).toBe(42);
+    expect(new Set(written.map((l) => l.reqId)).size).toBe(43);
   });
 
   it('logs a server error with the reqId of its access line', async () => {

@@ -3,7 +3,6 @@
 import crypto from 'node:crypto';
 import { hash, verify } from '@node-rs/argon2';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { CompiledQuery } from 'kysely';
 import { inJsonArray, type Db, type DbHandle } from '../db/connection.ts';
 import type { UsersTable } from '../db/schema.ts';
 import { HttpError } from './errors.ts';
@@ -162,22 +161,20 @@ const MAX_BATCH = 100;
  * its request arrived, so it sees every change committed before; a user asked for twice is read
  * once. The function answers the users of the batch it put the id in, by id.
  */
-function batchedUserReads({
-  db,
-  engine,
-}: DbHandle): (id: string) => Promise<Map<string, AuthUser>> {
-  const { sql: byIds } = db
+function batchedUserReads(database: DbHandle): (id: string) => Promise<Map<string, AuthUser>> {
+  const { sql: byIds } = database.db
     .selectFrom('users')
     .select(AUTH_COLUMNS)
-    .where(inJsonArray(engine, 'id', ''))
+    .where(inJsonArray(database.engine, 'id', ''))
     .compile();
   const read = async (ids: string[]) => {
     const reads = [];
     for (let i = 0; i < ids.length; i += MAX_BATCH) {
-      const json = JSON.stringify(ids.slice(i, i + MAX_BATCH));
-      reads.push(db.executeQuery<AuthUser>(CompiledQuery.raw(byIds, [json])));
+      reads.push(database.read<AuthUser>(byIds, [JSON.stringify(ids.slice(i, i + MAX_BATCH))]));
     }
-    return new Map((await Promise.all(reads)).flatMap(({ rows }) => rows.map((r) => [r.id, r])));
+    const users = new Map<string, AuthUser>();
+    for (const rows of await Promise.all(reads)) for (const user of rows) users.set(user.id, user);
+    return users;
   };
   let batch: { ids: Set<string>; users: Promise<Map<string, AuthUser>> } | null = null;
   // Not async: every request of a batch shares its promise, with no promise of its own.

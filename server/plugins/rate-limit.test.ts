@@ -2,6 +2,7 @@
 import Fastify from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startServer, type TestServer } from '../test-helpers.ts';
+import { createLog } from './access-log.ts';
 import { registerErrorHandling } from './errors.ts';
 import { registerRateLimit, tooManyRequests } from './rate-limit.ts';
 
@@ -31,7 +32,7 @@ describe('the per-session rate limit of the real server', () => {
 
 describe('registerRateLimit', () => {
   const app = Fastify();
-  registerErrorHandling(app);
+  registerErrorHandling(app, createLog('silent'));
   registerRateLimit(app, 2, { windowMs: 300, maxKeys: 3 });
   app.get('/', async () => ({ ok: true }));
   const get = (authorization?: string) =>
