@@ -127,7 +127,7 @@ export function ShellLayout({
       </DialogPrimitive.Root>
 
       <div className="flex min-w-0 flex-1 flex-col">
-        <header className="sticky top-0 z-30 flex h-16 items-center gap-2 border-b bg-card/95 px-3 backdrop-blur sm:gap-3 sm:px-6">
+        <header className="sticky top-0 z-30 flex h-(--shell-header-height) items-center gap-2 border-b bg-card/95 px-3 backdrop-blur sm:gap-3 sm:px-6">
           <Button
             variant="ghost"
             size="icon"

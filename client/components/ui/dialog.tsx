@@ -20,28 +20,77 @@ export interface DialogContentProps extends ComponentProps<typeof DialogPrimitiv
 
 type AutoFocusHandler = (event: Event) => void;
 
+/** Where the focus goes back to when a dialog closes: what opened it, and that one's table row. */
+interface ReturnPlace {
+  opener: HTMLElement | null;
+  row: HTMLElement | null;
+}
+
+/** The return places of the dialogs open now, the innermost last. */
+const openDialogs: ReturnPlace[] = [];
+
+/** What Radix may focus first in a dialog (it skips links). */
+const CONTROL =
+  'button:not(:disabled), input:not(:disabled):not([type=hidden]), select:not(:disabled), textarea:not(:disabled), [tabindex]:not([tabindex="-1"])';
+
+/**
+ * Radix focuses the dialog's first control. When that lies below the dialog's visible area (a long
+ * dialog on a phone), the dialog itself takes the focus instead: it opens at its top with the focus
+ * in view, and Tab goes on to that control.
+ */
+function keepFirstFocusInView(event: Event) {
+  const dialog = event.target;
+  if (!(dialog instanceof HTMLElement)) return;
+  const first = dialog.querySelector(CONTROL);
+  if (first && first.getBoundingClientRect().bottom > dialog.getBoundingClientRect().bottom) {
+    event.preventDefault();
+    dialog.focus({ preventScroll: true });
+  }
+}
+
+/**
+ * The opener; when it has gone (the row's action changed: 'Input Hasil' became 'Edit Hasil'), the
+ * first control of its table row, so the keyboard user keeps their place; else the page's main area.
+ */
+function focusBack({ opener, row }: ReturnPlace) {
+  const target = opener?.isConnected
+    ? opener
+    : row?.isConnected
+      ? row.querySelector<HTMLElement>(CONTROL)
+      : null;
+  (target ?? document.getElementById('main'))?.focus();
+}
+
 /**
  * Radix returns focus only to its own DialogTrigger; our dialogs are opened by state from any
  * button (a table row's Edit ...). This remembers what had focus when the dialog opened and
- * focuses it again on close, or the page's main area when that element has gone (a deleted row).
+ * focuses it again on close (see focusBack). A dialog opened from a dialog that has just closed (a
+ * confirmation leading to a form) finds nothing focused: it returns where that one would have.
+ * It also keeps the dialog's first focus in view (keepFirstFocusInView).
  */
 export function useFocusReturn(handlers: {
   onOpenAutoFocus?: AutoFocusHandler;
   onCloseAutoFocus?: AutoFocusHandler;
 }) {
-  const opener = useRef<HTMLElement | null>(null);
+  const place = useRef<ReturnPlace>({ opener: null, row: null });
   return {
     onOpenAutoFocus: (event: Event) => {
       const active = document.activeElement;
-      opener.current = active instanceof HTMLElement && active !== document.body ? active : null;
+      place.current =
+        active instanceof HTMLElement && active !== document.body
+          ? { opener: active, row: active.closest('tr') }
+          : { ...(openDialogs.at(-1) ?? { opener: null, row: null }) };
+      openDialogs.push(place.current);
       handlers.onOpenAutoFocus?.(event);
+      if (!event.defaultPrevented) keepFirstFocusInView(event);
     },
     onCloseAutoFocus: (event: Event) => {
+      const index = openDialogs.indexOf(place.current);
+      if (index >= 0) openDialogs.splice(index, 1);
       handlers.onCloseAutoFocus?.(event);
       if (event.defaultPrevented) return;
       event.preventDefault();
-      const target = opener.current?.isConnected ? opener.current : document.getElementById('main');
-      target?.focus();
+      focusBack(place.current);
     },
   };
 }

@@ -1,6 +1,7 @@
 // Pagination: 'Menampilkan X sampai Y dari Z hasil', previous/next, up to 5 page numbers,
 // first/last shortcuts with ellipsis; hidden when there is one page or fewer.
 import { ChevronLeft, ChevronRight } from 'lucide-react';
+import type { ReactNode } from 'react';
 import { cn } from '../../lib/cn.ts';
 import { Button } from './button.tsx';
 
@@ -40,64 +41,96 @@ export function Pagination({
   const first = pages[0]!;
   const last = pages[pages.length - 1]!;
 
-  const pageButton = (number: number) => (
-    <li key={number}>
-      <Button
-        variant={number === current ? 'default' : 'outline'}
-        size="icon-sm"
-        aria-label={`Halaman ${number}`}
-        aria-current={number === current ? 'page' : undefined}
-        onClick={() => number !== current && onPageChange(number)}
-      >
-        {number}
-      </Button>
-    </li>
-  );
-  const ellipsis = (key: string) => (
-    <li key={key} aria-hidden className="px-1 text-muted-foreground">
-      …
-    </li>
-  );
+  // One keyed list: a number keeps its button (and the focus) as the window moves, e.g. the last
+  // page's shortcut, pressed, joins the window.
+  const items: (number | 'start' | 'end')[] = [
+    ...(first > 1 ? [1] : []),
+    ...(first > 2 ? (['start'] as const) : []),
+    ...pages,
+    ...(last < totalPages - 1 ? (['end'] as const) : []),
+    ...(last < totalPages ? [totalPages] : []),
+  ];
+  const pageItem = (item: number | 'start' | 'end') =>
+    typeof item === 'number' ? (
+      <li key={item}>
+        <Button
+          variant={item === current ? 'default' : 'outline'}
+          size="icon-sm"
+          aria-label={`Halaman ${item}`}
+          aria-current={item === current ? 'page' : undefined}
+          onClick={() => item !== current && onPageChange(item)}
+        >
+          {item}
+        </Button>
+      </li>
+    ) : (
+      <li key={item} aria-hidden className="px-1 text-muted-foreground">
+        …
+      </li>
+    );
 
   return (
     <nav
       aria-label="Navigasi halaman"
       className={cn('flex flex-col items-center justify-between gap-3 py-3 sm:flex-row', className)}
     >
-      <p className="text-sm text-muted-foreground" aria-live="polite">
-        Menampilkan {from} sampai {to} dari {total} hasil
+      {/* Spoken whole on every change, not only the figures that changed. */}
+      <p className="text-sm text-muted-foreground" role="status" aria-atomic="true">
+        {`Menampilkan ${from} sampai ${to} dari ${total} hasil`}
       </p>
       <ul className="flex flex-wrap items-center justify-center gap-1">
         <li>
-          <Button
-            variant="outline"
-            size="sm"
-            aria-label="Halaman sebelumnya"
-            disabled={current <= 1}
+          <StepButton
+            label="Halaman sebelumnya"
+            unavailable={current <= 1}
             onClick={() => onPageChange(current - 1)}
           >
             <ChevronLeft aria-hidden />
             <span className="hidden sm:inline">Sebelumnya</span>
-          </Button>
+          </StepButton>
         </li>
-        {first > 1 && pageButton(1)}
-        {first > 2 && ellipsis('start')}
-        {pages.map(pageButton)}
-        {last < totalPages - 1 && ellipsis('end')}
-        {last < totalPages && pageButton(totalPages)}
+        {items.map(pageItem)}
         <li>
-          <Button
-            variant="outline"
-            size="sm"
-            aria-label="Halaman berikutnya"
-            disabled={current >= totalPages}
+          <StepButton
+            label="Halaman berikutnya"
+            unavailable={current >= totalPages}
             onClick={() => onPageChange(current + 1)}
           >
             <span className="hidden sm:inline">Berikutnya</span>
             <ChevronRight aria-hidden />
-          </Button>
+          </StepButton>
         </li>
       </ul>
     </nav>
+  );
+}
+
+/**
+ * Previous or next. On the first or last page it is marked unavailable (aria-disabled) and does
+ * nothing, but stays focusable: a disabled button would drop the keyboard's focus to the page body
+ * right after taking the user there.
+ */
+function StepButton({
+  label,
+  unavailable,
+  onClick,
+  children,
+}: {
+  label: string;
+  unavailable: boolean;
+  onClick: () => void;
+  children: ReactNode;
+}) {
+  return (
+    <Button
+      variant="outline"
+      size="sm"
+      aria-label={label}
+      aria-disabled={unavailable || undefined}
+      className="aria-disabled:pointer-events-none aria-disabled:opacity-60"
+      onClick={() => !unavailable && onClick()}
+    >
+      {children}
+    </Button>
   );
 }

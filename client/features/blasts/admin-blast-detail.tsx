@@ -1,7 +1,7 @@
 // The admin's blast Detail dialog: request info, message, image, results, and the per-number
 // status editor with its real-time summary (edits stay local until 'Simpan Perubahan').
 import { ExternalLink, Pencil, RotateCcw, Save, X } from 'lucide-react';
-import { useMemo, useRef, useState, type ReactNode } from 'react';
+import { useEffect, useMemo, useRef, useState, type ReactNode } from 'react';
 import {
   NUMBER_STATUSES,
   type Blast,
@@ -139,8 +139,21 @@ export function AdminBlastDetailDialog({
   const [blast, setBlast] = useState(initial);
   const [editing, setEditing] = useState(false);
   const [edits, setEdits] = useState<Record<number, NumberStatus>>({});
-  // Saving or leaving edit mode removes the buttons that had the focus: it goes to the toggle.
+  // Saving or leaving edit mode removes the buttons that had the focus: it goes to the toggle,
+  // once the toggle is enabled again (it is disabled while the save runs). Entering or leaving edit
+  // mode moves the toggle (the buttons beside it come and go): a focused toggle is kept in view.
   const toggleButton = useRef<HTMLButtonElement>(null);
+  const focusToggleAfterSave = useRef(false);
+  useEffect(() => {
+    const toggle = toggleButton.current;
+    if (!toggle || saveStatuses.isPending) return;
+    if (focusToggleAfterSave.current) {
+      focusToggleAfterSave.current = false;
+      toggle.focus();
+    } else if (document.activeElement === toggle) {
+      toggle.scrollIntoView({ block: 'nearest' });
+    }
+  }, [editing, saveStatuses.isPending]);
   const editable = blast.status === 'pending' || blast.status === 'completed';
 
   const savedStatus = (index: number): NumberStatus =>
@@ -169,7 +182,7 @@ export function AdminBlastDetailDialog({
       setBlast((previous) => ({ ...previous, ...saved }));
       setEdits({});
       setEditing(false);
-      toggleButton.current?.focus();
+      focusToggleAfterSave.current = true;
       toastSuccess(`Status per nomor berhasil disimpan. ${changed.length} nomor diperbarui.`);
     } catch (error) {
       toastError(errorMessage(error, 'Gagal menyimpan status per nomor'));

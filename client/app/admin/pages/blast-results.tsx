@@ -39,8 +39,13 @@ import { compact, DateTimeCell, UserCell } from '../table-cells.tsx';
 import { useClampedPage } from '../use-clamped-page.ts';
 
 const PREVIEW_LENGTH = 60;
-const preview = (message: string) =>
-  message.length > PREVIEW_LENGTH ? `${message.slice(0, PREVIEW_LENGTH)}...` : message;
+const NAME_PREVIEW_LENGTH = 30;
+const preview = (message: string, length = PREVIEW_LENGTH) =>
+  message.length > length ? `${message.slice(0, length)}...` : message;
+
+/** A row action's accessible name: its visible word, then which blast (client, time, message). */
+const actionName = (action: string, b: Blast) =>
+  `${action} blast ${b.username} ${formatDateTime(b.created_at)}: ${preview(b.message.replace(/\s+/g, ' '), NAME_PREVIEW_LENGTH)}`;
 
 function ResultCell({ blast }: { blast: Blast }) {
   switch (blast.status) {
@@ -138,14 +143,18 @@ export default function AdminBlastResultsPage() {
           <Button
             size="sm"
             variant="outline"
-            aria-label={`Detail blast ${b.username} ${formatDateTime(b.created_at)}`}
+            aria-label={actionName('Detail', b)}
             onClick={() => setDetail(b)}
           >
             <Eye aria-hidden />
             Detail
           </Button>
           {b.status === 'pending' && (
-            <Button size="sm" onClick={() => setResultFor(b)}>
+            <Button
+              size="sm"
+              aria-label={actionName('Input Hasil', b)}
+              onClick={() => setResultFor(b)}
+            >
               <ListChecks aria-hidden />
               Input Hasil
             </Button>
@@ -155,6 +164,7 @@ export default function AdminBlastResultsPage() {
               size="sm"
               variant="outline"
               className="text-destructive hover:bg-destructive-soft"
+              aria-label={actionName('Tolak', b)}
               onClick={() => setRejecting(b)}
             >
               <XCircle aria-hidden />
@@ -162,7 +172,12 @@ export default function AdminBlastResultsPage() {
             </Button>
           )}
           {b.status === 'completed' && (
-            <Button size="sm" variant="secondary" onClick={() => setConfirmEdit(b)}>
+            <Button
+              size="sm"
+              variant="secondary"
+              aria-label={actionName('Edit Hasil', b)}
+              onClick={() => setConfirmEdit(b)}
+            >
               <Pencil aria-hidden />
               Edit Hasil
             </Button>
