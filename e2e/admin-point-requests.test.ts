@@ -1,6 +1,6 @@
 // Form Poin in Chromium: counters from the server, 15 per page, proof links, approve and reject.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startE2E, type E2E, type Page } from './helpers.ts';
+import { focused, startE2E, type E2E, type Page } from './helpers.ts';
 import {
   addTier,
   adminApi,
@@ -30,6 +30,13 @@ afterAll(async () => {
 });
 
 const rows = () => page.locator('tbody tr');
+
+/** Answers the open confirmation with its `label` button and waits for it to close. */
+async function confirmWith(label: 'Approve' | 'Reject') {
+  const confirm = page.getByRole('alertdialog');
+  await confirm.getByRole('button', { name: label, exact: true }).click();
+  await confirm.waitFor({ state: 'detached' });
+}
 
 describe('Form Poin', () => {
   it('shows the empty state with no requests', async () => {
@@ -75,10 +82,28 @@ describe('Form Poin', () => {
     await page.getByText('Menampilkan 1 sampai 15 dari 16 hasil').waitFor();
   });
 
+  it('asks before approving, with the points and the amount; Batal changes nothing', async () => {
+    const first = rows().first();
+    await first.getByRole('button', { name: /^Approve/ }).click();
+    const confirm = page.getByRole('alertdialog');
+    await confirm.waitFor();
+    expect(await confirm.textContent()).toContain(
+      'Setujui request top up 100 poin (Rp60.000) dari sari?',
+    );
+    await shot(page, 'admin-point-requests-confirm-approve');
+    await confirm.getByRole('button', { name: 'Batal' }).click();
+    await confirm.waitFor({ state: 'detached' });
+    expect((await focused(page)).text).toBe('Approve');
+    expect(await balanceOf(e2e.server, sari)).toBe(0);
+    expect(await statValue(page, 'Pending')).toBe('16');
+    expect(await first.getByRole('button', { name: /^Approve/ }).count()).toBe(1);
+  });
+
   it('approves a request: the balance grows and the row is closed', async () => {
     const before = await balanceOf(e2e.server, sari);
     const first = rows().first();
     await first.getByRole('button', { name: /^Approve/ }).click();
+    await confirmWith('Approve');
     await expectToast(page, 'Request poin berhasil diapprove', {
       title: 'Berhasil',
       variant: 'success',
@@ -96,6 +121,10 @@ describe('Form Poin', () => {
     const second = rows().nth(1);
     expect(await second.textContent()).toContain('joko');
     await second.getByRole('button', { name: /^Reject/ }).click();
+    expect(await page.getByRole('alertdialog').textContent()).toContain(
+      'Tolak request top up 15 poin (Rp9.000) dari joko?',
+    );
+    await confirmWith('Reject');
     await expectToast(page, 'Request poin berhasil direject', { title: 'Berhasil' });
     await second.getByText('Telah ditolak').waitFor();
     expect(await statValue(page, 'Ditolak')).toBe('1');
@@ -117,6 +146,7 @@ describe('Form Poin', () => {
     // Another admin tab approves it first.
     await adminApi(e2e.server, 'POST', `/api/admin/point-requests/${pending.items[2].id}/approve`);
     await third.getByRole('button', { name: /^Reject/ }).click();
+    await confirmWith('Reject');
     const failure = await expectToast(page, 'Gagal reject request poin', {
       title: 'Error',
       variant: 'destructive',
@@ -127,11 +157,41 @@ describe('Form Poin', () => {
     await third.getByText('Telah diapprove').waitFor();
   });
 
+  it('says what failed and why when the server cannot be reached', async () => {
+    await dismissToasts(page);
+    const row = rows().nth(3);
+    let listTries = 0;
+    await page.route('**/api/**', (route) => {
+      if (route.request().url().includes('/api/admin/point-requests?')) listTries++;
+      return route.abort('connectionrefused');
+    });
+    await row.getByRole('button', { name: /^Approve/ }).click();
+    await confirmWith('Approve');
+    const text = 'Gagal approve request poin: server tidak dapat dihubungi. Periksa koneksi Anda.';
+    await expectToast(page, text, { title: 'Error', variant: 'destructive' });
+    expect(await row.getByRole('button', { name: /^Approve/ }).isEnabled()).toBe(true);
+    await shot(page, 'admin-point-requests-offline');
+    // The list's refresh after the failure fails too (three tries): its load toast must not
+    // replace the one saying that the approval failed.
+    await expect.poll(() => listTries, { timeout: 15_000 }).toBeGreaterThanOrEqual(3);
+    await page.waitForTimeout(500);
+    await expectToast(page, text);
+    await page.unroute('**/api/**');
+    await row.getByText('Pending').waitFor();
+  });
+
   it('works at phone width', async () => {
     const phone = await adminPage(e2e, '/point-requests', 'phone');
     await phone.locator('tbody tr').first().waitFor();
     await expectNoSidewaysScroll(phone);
     await shot(phone, 'admin-point-requests-phone');
+    await phone
+      .getByRole('button', { name: /^Reject/ })
+      .first()
+      .click();
+    await phone.getByRole('alertdialog').waitFor();
+    await shot(phone, 'admin-point-requests-confirm-phone');
+    await phone.getByRole('alertdialog').getByRole('button', { name: 'Batal' }).click();
     await phone.context().close();
   });
 });

@@ -15,9 +15,44 @@ export class ApiError extends Error {
   }
 }
 
-/** The message to show for a failure: the server's detail, else the screen's own fallback. */
+export const UNREACHABLE_MESSAGE = 'Server tidak dapat dihubungi. Periksa koneksi Anda.';
+/** A gateway's answer for a server it could not reach; our own server always sends a detail. */
+const GATEWAY_STATUSES = new Set([502, 503, 504]);
+
+/**
+ * Thrown when no answer came: the server is down, the connection dropped, or a proxy in front of
+ * the server answered for it (502/503/504 without the server's own detail).
+ */
+export class NetworkError extends Error {
+  constructor(cause?: unknown) {
+    super(UNREACHABLE_MESSAGE, { cause });
+    this.name = 'NetworkError';
+  }
+}
+
+/** What failed, then why no answer came: 'Gagal ...: server tidak dapat dihubungi. ...'. */
+function unreachableText(fallback: string): string {
+  if (!fallback) return UNREACHABLE_MESSAGE;
+  return `${fallback}: ${UNREACHABLE_MESSAGE.charAt(0).toLowerCase()}${UNREACHABLE_MESSAGE.slice(1)}`;
+}
+
+/**
+ * The message to show for a failure: the server's detail, else the screen's own fallback; when the
+ * server could not be reached, the fallback says what failed and the rest says why.
+ */
 export function errorMessage(error: unknown, fallback: string): string {
+  if (error instanceof NetworkError) return unreachableText(fallback);
   return error instanceof ApiError && error.detail ? error.detail : fallback;
+}
+
+/**
+ * SPEC's failure text, followed by the server's reason when it gave one (a conflict, an overlap),
+ * so the words SPEC quotes are always there and the user still learns why.
+ */
+export function failureText(error: unknown, fallback: string): string {
+  return error instanceof ApiError && error.detail
+    ? `${fallback}: ${error.detail}`
+    : errorMessage(error, fallback);
 }
 
 export interface RequestOptions {
@@ -78,8 +113,16 @@ export async function apiRequest<T>(path: string, options: RequestOptions = {}):
   }
 
   const started = method === 'GET' && !query && token ? takeEarly(path, token) : undefined;
-  const response = await (started ?? fetch(url, { method, headers, body: payload, signal }));
-  const text = await response.text();
+  let response: Response;
+  let text: string;
+  try {
+    response = await (started ?? fetch(url, { method, headers, body: payload, signal }));
+    text = await response.text();
+  } catch (failure) {
+    // A request the screen cancelled (it went away) is not a failure to report.
+    if (signal?.aborted) throw failure;
+    throw new NetworkError(failure);
+  }
   let data: unknown = null;
   if (text) {
     try {
@@ -96,6 +139,7 @@ export async function apiRequest<T>(path: string, options: RequestOptions = {}):
     // A refused token (expired, password changed, account deactivated) ends the session; the
     // root router then shows /login with the message. A failed sign-in sends no token.
     if (response.status === 401 && token) clearSession(SESSION_EXPIRED_MESSAGE);
+    if (GATEWAY_STATUSES.has(response.status) && detail === null) throw new NetworkError();
     throw new ApiError(response.status, detail, data);
   }
   return data as T;

@@ -19,3 +19,15 @@ export const queryClient = new QueryClient({
     mutations: { retry: false },
   },
 });
+
+/**
+ * A mutation's list refresh: awaited after a success, so the screen shows the change together
+ * with its toast; started but not awaited after a failure, whose toast must not wait for the
+ * list's own retries (seconds when the server cannot be reached).
+ */
+export function refreshAfter(refresh: () => Promise<unknown>) {
+  return {
+    onSuccess: () => refresh(),
+    onError: () => void refresh(),
+  };
+}

@@ -3,7 +3,7 @@ import * as AlertDialogPrimitive from '@radix-ui/react-alert-dialog';
 import type { ReactNode } from 'react';
 import { cn } from '../../lib/cn.ts';
 import { Button } from './button.tsx';
-import { contentClass, overlayClass, useFocusReturn } from './dialog.tsx';
+import { closeOnUnhandledEscape, contentClass, overlayClass, useFocusReturn } from './dialog.tsx';
 
 export interface ConfirmDialogProps {
   open: boolean;
@@ -31,11 +31,16 @@ export function ConfirmDialog({
   loading = false,
 }: ConfirmDialogProps) {
   const focusReturn = useFocusReturn({});
+  const change = (next: boolean) => !loading && onOpenChange(next);
   return (
-    <AlertDialogPrimitive.Root open={open} onOpenChange={(next) => !loading && onOpenChange(next)}>
+    <AlertDialogPrimitive.Root open={open} onOpenChange={change}>
       <AlertDialogPrimitive.Portal>
         <AlertDialogPrimitive.Overlay className={overlayClass} />
-        <AlertDialogPrimitive.Content className={cn(contentClass, 'max-w-md')} {...focusReturn}>
+        <AlertDialogPrimitive.Content
+          className={cn(contentClass, 'max-w-md')}
+          onKeyDown={closeOnUnhandledEscape(() => change(false))}
+          {...focusReturn}
+        >
           <div className="grid gap-2">
             <AlertDialogPrimitive.Title className="text-lg font-semibold">
               {title}

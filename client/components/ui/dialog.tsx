@@ -2,10 +2,19 @@
 // the button that opened it.
 import * as DialogPrimitive from '@radix-ui/react-dialog';
 import { X } from 'lucide-react';
-import { useRef, type ComponentProps } from 'react';
+import { createContext, useContext, useRef, type ComponentProps, type KeyboardEvent } from 'react';
 import { cn } from '../../lib/cn.ts';
 
-export const Dialog = DialogPrimitive.Root;
+/** How DialogContent closes its dialog: the Root's onOpenChange(false). */
+const CloseDialog = createContext<() => void>(() => undefined);
+
+export function Dialog({ onOpenChange, ...props }: ComponentProps<typeof DialogPrimitive.Root>) {
+  return (
+    <CloseDialog value={() => onOpenChange?.(false)}>
+      <DialogPrimitive.Root onOpenChange={onOpenChange} {...props} />
+    </CloseDialog>
+  );
+}
 export const DialogTrigger = DialogPrimitive.Trigger;
 export const DialogClose = DialogPrimitive.Close;
 
@@ -95,6 +104,20 @@ export function useFocusReturn(handlers: {
   };
 }
 
+/**
+ * A dialog's keydown handler: Escape closes it even when a toast that appeared after it holds
+ * Radix's top layer. That toast takes the key for itself (it closes) and leaves the press
+ * unhandled, so the dialog's own listener, which only the top layer gets, never hears it. A press a
+ * layer did handle (the dialog itself, a Select open inside it) arrives marked and is left alone.
+ */
+export function closeOnUnhandledEscape(close: () => void) {
+  return (event: KeyboardEvent) => {
+    if (event.key !== 'Escape' || event.defaultPrevented) return;
+    event.preventDefault();
+    close();
+  };
+}
+
 /** Without a DialogDescription inside, pass aria-describedby={undefined}. */
 export function DialogContent({
   className,
@@ -102,13 +125,23 @@ export function DialogContent({
   hideClose,
   onOpenAutoFocus,
   onCloseAutoFocus,
+  onKeyDown,
   ...props
 }: DialogContentProps) {
   const focusReturn = useFocusReturn({ onOpenAutoFocus, onCloseAutoFocus });
+  const escape = closeOnUnhandledEscape(useContext(CloseDialog));
   return (
     <DialogPrimitive.Portal>
       <DialogPrimitive.Overlay className={overlayClass} />
-      <DialogPrimitive.Content className={cn(contentClass, className)} {...props} {...focusReturn}>
+      <DialogPrimitive.Content
+        className={cn(contentClass, className)}
+        onKeyDown={(event) => {
+          onKeyDown?.(event);
+          escape(event);
+        }}
+        {...props}
+        {...focusReturn}
+      >
         {children}
         {!hideClose && (
           <DialogPrimitive.Close

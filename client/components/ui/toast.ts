@@ -1,8 +1,9 @@
-// The toast API in one import: toast(), toastError(), toastSuccess(), useToast(), <Toaster/>.
+// The toast API in one import: toast(), toastError(), toastLoadError(), toastSuccess(), useToast(), <Toaster/>.
 export {
   dismissToast,
   toast,
   toastError,
+  toastLoadError,
   toastSuccess,
   useToast,
   TOAST_DURATION,

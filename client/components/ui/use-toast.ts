@@ -17,6 +17,8 @@ export interface ToastOptions {
 export interface ToastItem extends ToastOptions {
   id: string;
   open: boolean;
+  /** A list's load failure, which gives way to the failure of something the user did. */
+  load?: boolean;
 }
 
 let toasts: ToastItem[] = [];
@@ -45,17 +47,31 @@ export function dismissToast(id?: string): void {
   setToasts(toasts.map((item) => (!id || item.id === id ? { ...item, open: false } : item)));
 }
 
-/** Shows a toast (replacing the one on screen); returns its id and a dismiss function. */
-export function toast(options: ToastOptions): { id: string; dismiss: () => void } {
+function show(item: Omit<ToastItem, 'id' | 'open'>): { id: string; dismiss: () => void } {
   counter = (counter + 1) % Number.MAX_SAFE_INTEGER;
   const id = String(counter);
-  setToasts([{ ...options, id, open: true }, ...toasts].slice(0, TOAST_LIMIT));
+  setToasts([{ ...item, id, open: true }, ...toasts].slice(0, TOAST_LIMIT));
   return { id, dismiss: () => dismissToast(id) };
+}
+
+/** Shows a toast (replacing the one on screen); returns its id and a dismiss function. */
+export function toast(options: ToastOptions): { id: string; dismiss: () => void } {
+  return show(options);
 }
 
 /** A failure: destructive toast titled 'Error' unless SPEC names another title. */
 export function toastError(description: ReactNode, title: ReactNode = 'Error') {
   return toast({ variant: 'destructive', title, description });
+}
+
+/**
+ * A list that could not load or refresh: a destructive toast titled 'Error', unless the failure
+ * of something the user did is on screen. With one toast at a time, a background refresh failing
+ * a moment later would otherwise replace the only message saying that the action failed.
+ */
+export function toastLoadError(description: ReactNode) {
+  if (toasts.some((item) => item.open && item.variant === 'destructive' && !item.load)) return;
+  show({ variant: 'destructive', title: 'Error', description, load: true });
 }
 
 /** A success: toast titled 'Berhasil' unless SPEC names another title. */

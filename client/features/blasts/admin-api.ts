@@ -8,6 +8,7 @@ import type {
   NumberStatus,
 } from '../../../common/blasts.ts';
 import { api } from '../../lib/api-client.ts';
+import { refreshAfter } from '../../lib/query-client.ts';
 import { adminDashboardKey } from '../dashboard/admin-api.ts';
 
 /** SPEC: admin blast results, 5 per page. */
@@ -39,7 +40,7 @@ export function useSubmitBlastResult() {
   return useMutation({
     mutationFn: ({ id, input }: { id: string; input: BlastResultInput }) =>
       api.post<Blast>(`/admin/blast-requests/${id}/result`, input),
-    onSettled: invalidate,
+    ...refreshAfter(invalidate),
   });
 }
 
@@ -49,7 +50,7 @@ export function useSaveNumberStatuses() {
   return useMutation({
     mutationFn: ({ id, changes }: { id: string; changes: Record<string, NumberStatus> }) =>
       api.post<Blast>(`/admin/blast-requests/${id}/number-statuses`, { number_statuses: changes }),
-    onSettled: invalidate,
+    ...refreshAfter(invalidate),
   });
 }
 
@@ -57,7 +58,7 @@ export function useRejectBlast() {
   const invalidate = useInvalidateBlasts();
   return useMutation({
     mutationFn: (id: string) => api.post<Blast>(`/admin/blast-requests/${id}/reject`),
-    onSettled: invalidate,
+    ...refreshAfter(invalidate),
   });
 }
 

@@ -14,7 +14,7 @@ import {
 import { Input, Textarea } from '../../components/ui/input.tsx';
 import { Field } from '../../components/ui/label.tsx';
 import { toastError, toastSuccess } from '../../components/ui/toast.ts';
-import { ApiError } from '../../lib/api-client.ts';
+import { failureText } from '../../lib/api-client.ts';
 import { formatNumber } from '../../lib/format.ts';
 import { useSubmitBlastResult } from './admin-api.ts';
 
@@ -78,8 +78,7 @@ export function AdminBlastResultDialog({ blast, onClose }: { blast: Blast; onClo
     } catch (error) {
       console.error(error);
       // The server refuses e.g. taking back a refund the client has already spent: say why.
-      const detail = error instanceof ApiError && error.detail ? `: ${error.detail}` : '';
-      toastError(`Gagal submit hasil blast${detail}`);
+      toastError(failureText(error, 'Gagal submit hasil blast'));
     }
   };
 

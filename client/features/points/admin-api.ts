@@ -3,6 +3,7 @@ import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tansta
 import type { PointRequest, PointRequestPage } from '../../../common/points.ts';
 import { DEFAULT_PAGE_SIZE } from '../../components/ui/pagination.tsx';
 import { api } from '../../lib/api-client.ts';
+import { refreshAfter } from '../../lib/query-client.ts';
 import { adminDashboardKey } from '../dashboard/admin-api.ts';
 
 /** SPEC leaves the admin page size open; the pagination control's own default is used. */
@@ -26,9 +27,9 @@ export function useDecidePointRequest() {
   return useMutation({
     mutationFn: ({ id, action }: { id: string; action: 'approve' | 'reject' }) =>
       api.post<PointRequest>(`/admin/point-requests/${id}/${action}`),
-    onSettled: async () => {
+    ...refreshAfter(async () => {
       await queryClient.invalidateQueries({ queryKey: adminPointRequestsKey });
       await queryClient.invalidateQueries({ queryKey: adminDashboardKey });
-    },
+    }),
   });
 }

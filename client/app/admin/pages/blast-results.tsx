@@ -34,7 +34,8 @@ import {
 } from '../../../features/blasts/admin-blast-detail.tsx';
 import { AdminBlastResultDialog } from '../../../features/blasts/admin-blast-result.tsx';
 import { formatDateTime, formatNumber } from '../../../lib/format.ts';
-import { failureText, useLoadErrorToast } from '../feedback.ts';
+import { failureText } from '../../../lib/api-client.ts';
+import { useLoadErrorToast } from '../feedback.ts';
 import { compact, DateTimeCell, UserCell } from '../table-cells.tsx';
 import { useClampedPage } from '../use-clamped-page.ts';
 

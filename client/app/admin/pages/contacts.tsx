@@ -33,7 +33,8 @@ import {
   useSaveContact,
 } from '../../../features/contacts/admin-api.ts';
 import { formatDate } from '../../../lib/format.ts';
-import { failureText, useLoadErrorToast } from '../feedback.ts';
+import { failureText } from '../../../lib/api-client.ts';
+import { useLoadErrorToast } from '../feedback.ts';
 import { viaForm } from '../../../lib/form-schema.ts';
 
 const PLATFORM_LABELS: Record<string, string> = {

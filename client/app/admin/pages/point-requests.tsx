@@ -4,6 +4,7 @@ import { useState } from 'react';
 import type { PointRequest, PointRequestStatus } from '../../../../common/points.ts';
 import { Badge, type BadgeProps } from '../../../components/ui/badge.tsx';
 import { Button } from '../../../components/ui/button.tsx';
+import { ConfirmDialog } from '../../../components/ui/confirm-dialog.tsx';
 import { DataTable, type DataTableColumn } from '../../../components/ui/data-table.tsx';
 import { EmptyState } from '../../../components/ui/empty-state.tsx';
 import { PageHeader } from '../../../components/ui/page-header.tsx';
@@ -16,9 +17,33 @@ import {
   useDecidePointRequest,
 } from '../../../features/points/admin-api.ts';
 import { formatNumber, formatRupiah } from '../../../lib/format.ts';
-import { failureText, useLoadErrorToast } from '../feedback.ts';
+import { failureText } from '../../../lib/api-client.ts';
+import { useLoadErrorToast } from '../feedback.ts';
 import { compact, DateTimeCell, UserCell } from '../table-cells.tsx';
 import { useClampedPage } from '../use-clamped-page.ts';
+
+interface Decision {
+  request: PointRequest;
+  action: 'approve' | 'reject';
+}
+
+/** 'Setujui request top up 1.000 poin (Rp600.000) dari budi?' and what the decision does. */
+function confirmation({ request, action }: Decision) {
+  const what = `request top up ${formatNumber(request.points_requested)} poin (${formatRupiah(request.amount_paid)}) dari ${request.username}`;
+  return action === 'approve'
+    ? {
+        title: 'Approve Request Poin',
+        description: `Setujui ${what}? Poinnya langsung masuk ke saldo klien.`,
+        confirmLabel: 'Approve',
+        variant: 'default' as const,
+      }
+    : {
+        title: 'Reject Request Poin',
+        description: `Tolak ${what}? Saldo klien tidak berubah.`,
+        confirmLabel: 'Reject',
+        variant: 'destructive' as const,
+      };
+}
 
 const STATUS: Record<PointRequestStatus, { label: string; variant: BadgeProps['variant'] }> = {
   pending: { label: 'Pending', variant: 'warning' },
@@ -35,7 +60,9 @@ export default function AdminPointRequestsPage() {
   const summary = requests.data?.summary;
   const count = (n: number | undefined) => (n === undefined ? '-' : formatNumber(n));
 
-  const onDecide = async (request: PointRequest, action: 'approve' | 'reject') => {
+  // Approve and Reject ask first: the decision is final and approval credits the points.
+  const [pending, setPending] = useState<Decision | null>(null);
+  const onDecide = async ({ request, action }: Decision) => {
     try {
       await decide.mutateAsync({ id: request.id, action });
       toastSuccess(
@@ -48,6 +75,8 @@ export default function AdminPointRequestsPage() {
           action === 'approve' ? 'Gagal approve request poin' : 'Gagal reject request poin',
         ),
       );
+    } finally {
+      setPending(null);
     }
   };
 
@@ -114,7 +143,7 @@ export default function AdminPointRequestsPage() {
               size="sm"
               disabled={decide.isPending}
               aria-label={`Approve request ${formatNumber(r.points_requested)} poin dari ${r.username}`}
-              onClick={() => onDecide(r, 'approve')}
+              onClick={() => setPending({ request: r, action: 'approve' })}
             >
               <Check aria-hidden />
               Approve
@@ -124,7 +153,7 @@ export default function AdminPointRequestsPage() {
               variant="destructive"
               disabled={decide.isPending}
               aria-label={`Reject request ${formatNumber(r.points_requested)} poin dari ${r.username}`}
-              onClick={() => onDecide(r, 'reject')}
+              onClick={() => setPending({ request: r, action: 'reject' })}
             >
               <X aria-hidden />
               Reject
@@ -182,6 +211,15 @@ export default function AdminPointRequestsPage() {
         pageSize={POINT_REQUESTS_PAGE_SIZE}
         onPageChange={setPage}
       />
+      {pending && (
+        <ConfirmDialog
+          open
+          onOpenChange={(open) => !open && setPending(null)}
+          {...confirmation(pending)}
+          onConfirm={() => void onDecide(pending)}
+          loading={decide.isPending}
+        />
+      )}
     </div>
   );
 }

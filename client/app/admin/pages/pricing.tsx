@@ -25,7 +25,8 @@ import {
   useSaveTier,
 } from '../../../features/pricing/admin-api.ts';
 import { formatDate, formatNumber, formatRupiah } from '../../../lib/format.ts';
-import { failureText, useLoadErrorToast } from '../feedback.ts';
+import { failureText } from '../../../lib/api-client.ts';
+import { useLoadErrorToast } from '../feedback.ts';
 import { toNumber, viaForm } from '../../../lib/form-schema.ts';
 
 /** The worked example SPEC asks the form to show. */

@@ -30,7 +30,8 @@ import { toastError, toastSuccess } from '../../../components/ui/toast.ts';
 import { useAdminSettings, useSaveSettings } from '../../../features/settings/admin-api.ts';
 import { SavedQr } from '../../../features/settings/saved-qr.tsx';
 import { cn } from '../../../lib/cn.ts';
-import { failureText, useLoadErrorToast } from '../feedback.ts';
+import { failureText } from '../../../lib/api-client.ts';
+import { useLoadErrorToast } from '../feedback.ts';
 
 const PaymentFormSchema = SettingsInputSchema.pick({
   bank_name: true,
