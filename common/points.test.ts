@@ -6,6 +6,7 @@ import {
   TOPUP_MAX_POINTS,
   TOPUP_POSITIVE_MESSAGE,
   topupPointsProblem,
+  transactionLabel,
 } from './points.ts';
 
 const request = (points_requested: number) => ({
@@ -35,5 +36,15 @@ describe('top-up points limit', () => {
     expect(topupPointsProblem(TOPUP_MAX_POINTS)).toBeNull();
     expect(topupPointsProblem(TOPUP_MAX_POINTS + 1)).toBe(TOPUP_MAX_MESSAGE);
     expect(topupPointsProblem(5_000_000)).toBe(TOPUP_MAX_MESSAGE);
+  });
+});
+
+describe('transactionLabel', () => {
+  it("keeps SPEC's labels and calls a refund taken back a correction", () => {
+    expect(transactionLabel({ type: 'topup', delta: 100 })).toBe('Top Up');
+    expect(transactionLabel({ type: 'usage', delta: -4 })).toBe('Penggunaan');
+    expect(transactionLabel({ type: 'refund', delta: 2 })).toBe('Refund');
+    expect(transactionLabel({ type: 'adjustment', delta: -3 })).toBe('Penyesuaian Admin');
+    expect(transactionLabel({ type: 'refund', delta: -2 })).toBe('Koreksi Refund');
   });
 });

@@ -75,6 +75,15 @@ export const TRANSACTION_LABELS: Record<TransactionType, string> = {
   adjustment: 'Penyesuaian Admin',
 };
 
+export const REFUND_CORRECTION_LABEL = 'Koreksi Refund';
+
+/** The label of an entry: SPEC's, but a refund taken back (a re-edited result) is a correction. */
+export function transactionLabel(entry: { type: TransactionType; delta: number }): string {
+  return entry.type === 'refund' && entry.delta < 0
+    ? REFUND_CORRECTION_LABEL
+    : TRANSACTION_LABELS[entry.type];
+}
+
 /**
  * A ledger entry. `amount` follows SPEC (usage positive and subtracted, topup and refund added);
  * `delta` is the signed change and `balance_after` the balance it left, so an adjustment or a
