@@ -2,6 +2,8 @@
 import { describe, expect, it } from 'vitest';
 import {
   CreatePointRequestSchema,
+  MAX_BALANCE,
+  MAX_BALANCE_MESSAGE,
   TOPUP_MAX_MESSAGE,
   TOPUP_MAX_POINTS,
   TOPUP_POSITIVE_MESSAGE,
@@ -46,5 +48,13 @@ describe('transactionLabel', () => {
     expect(transactionLabel({ type: 'refund', delta: 2 })).toBe('Refund');
     expect(transactionLabel({ type: 'adjustment', delta: -3 })).toBe('Penyesuaian Admin');
     expect(transactionLabel({ type: 'refund', delta: -2 })).toBe('Koreksi Refund');
+  });
+});
+
+describe('the balance limit', () => {
+  it('is a round figure JavaScript holds exactly, and its message names it', () => {
+    expect(MAX_BALANCE).toBe(10 ** 15);
+    expect(Number.isSafeInteger(MAX_BALANCE * 9)).toBe(true);
+    expect(MAX_BALANCE_MESSAGE).toContain(new Intl.NumberFormat('id-ID').format(MAX_BALANCE));
   });
 });
