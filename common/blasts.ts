@@ -96,13 +96,49 @@ export function resultSumMessage(sum: number, total: number): string {
   return `Sisa ${total - sum} nomor belum diinput`;
 }
 
-/** Statuses by position: first successful, then failed, then no WA, the rest pending. */
-export function statusesByPosition(
-  total: number,
-  counts: Pick<BlastResultInput, 'successful_count' | 'failed_count' | 'no_wa_count'>,
+const RESULT_ORDER = ['success', 'failed', 'no_wa'] as const;
+type ResultCounts = Pick<BlastResultInput, 'successful_count' | 'failed_count' | 'no_wa_count'>;
+
+/**
+ * The statuses a submitted result leaves (the one rule: the server stores exactly this). Each saved
+ * success, failure or no-WA is kept while its count leaves room, earliest first; the other numbers
+ * take, in index order, the successes, then failures, then no-WAs still to place, and the rest are
+ * pending. With nothing saved yet this is the by-position rule. Expects a sum of counts of at most
+ * `saved.length` (the server refuses a larger one first).
+ */
+export function resultStatuses(
+  saved: readonly NumberStatus[],
+  counts: ResultCounts,
 ): NumberStatus[] {
-  const { successful_count: s, failed_count: f, no_wa_count: n } = counts;
-  return Array.from({ length: total }, (_, i) =>
-    i < s ? 'success' : i < s + f ? 'failed' : i < s + f + n ? 'no_wa' : 'pending',
-  );
+  const room: Record<NumberStatus, number> = {
+    success: counts.successful_count,
+    failed: counts.failed_count,
+    no_wa: counts.no_wa_count,
+    pending: 0,
+  };
+  const kept = saved.map((status) => {
+    if (room[status] <= 0) return null;
+    room[status] -= 1;
+    return status;
+  });
+  return kept.map((status) => {
+    if (status) return status;
+    const next = RESULT_ORDER.find((s) => room[s] > 0);
+    if (!next) return 'pending';
+    room[next] -= 1;
+    return next;
+  });
+}
+
+/**
+ * Where the admin's count form starts: a completed blast's saved counts (SPEC: a re-edit prefills
+ * them); a pending one's saved statuses, its numbers still pending counted successful (SPEC's
+ * default for a new result: all successful).
+ */
+export function resultFormCounts(
+  blast: Pick<Blast, 'status' | 'total_numbers'> & ResultCounts,
+): ResultCounts {
+  const { successful_count: s, failed_count: f, no_wa_count: n } = blast;
+  if (blast.status === 'completed') return { successful_count: s, failed_count: f, no_wa_count: n };
+  return { successful_count: blast.total_numbers - f - n, failed_count: f, no_wa_count: n };
 }

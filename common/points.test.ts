@@ -2,10 +2,13 @@
 import { describe, expect, it } from 'vitest';
 import {
   CreatePointRequestSchema,
+  MAX_BALANCE,
+  MAX_BALANCE_MESSAGE,
   TOPUP_MAX_MESSAGE,
   TOPUP_MAX_POINTS,
   TOPUP_POSITIVE_MESSAGE,
   topupPointsProblem,
+  transactionLabel,
 } from './points.ts';
 
 const request = (points_requested: number) => ({
@@ -35,5 +38,23 @@ describe('top-up points limit', () => {
     expect(topupPointsProblem(TOPUP_MAX_POINTS)).toBeNull();
     expect(topupPointsProblem(TOPUP_MAX_POINTS + 1)).toBe(TOPUP_MAX_MESSAGE);
     expect(topupPointsProblem(5_000_000)).toBe(TOPUP_MAX_MESSAGE);
+  });
+});
+
+describe('transactionLabel', () => {
+  it("keeps SPEC's labels and calls a refund taken back a correction", () => {
+    expect(transactionLabel({ type: 'topup', delta: 100 })).toBe('Top Up');
+    expect(transactionLabel({ type: 'usage', delta: -4 })).toBe('Penggunaan');
+    expect(transactionLabel({ type: 'refund', delta: 2 })).toBe('Refund');
+    expect(transactionLabel({ type: 'adjustment', delta: -3 })).toBe('Penyesuaian Admin');
+    expect(transactionLabel({ type: 'refund', delta: -2 })).toBe('Koreksi Refund');
+  });
+});
+
+describe('the balance limit', () => {
+  it('is a round figure JavaScript holds exactly, and its message names it', () => {
+    expect(MAX_BALANCE).toBe(10 ** 15);
+    expect(Number.isSafeInteger(MAX_BALANCE * 9)).toBe(true);
+    expect(MAX_BALANCE_MESSAGE).toContain(new Intl.NumberFormat('id-ID').format(MAX_BALANCE));
   });
 });

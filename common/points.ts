@@ -5,6 +5,13 @@ import { pageSchema } from './pagination.ts';
 export const POINT_REQUEST_STATUSES = ['pending', 'approved', 'rejected'] as const;
 export type PointRequestStatus = (typeof POINT_REQUEST_STATUSES)[number];
 
+/**
+ * The most points one balance may hold, on both engines: a round figure that JavaScript numbers
+ * and 64-bit integer columns hold exactly, with room left for sums of a few balances.
+ */
+export const MAX_BALANCE = 1_000_000_000_000_000;
+export const MAX_BALANCE_MESSAGE = 'Saldo poin maksimal 1.000.000.000.000.000 poin';
+
 export const TOPUP_REQUIRED_MESSAGE = 'Mohon isi semua field yang diperlukan';
 export const TOPUP_POSITIVE_MESSAGE = 'Jumlah poin harus lebih dari 0';
 /** The most points one top-up request may ask for (SPEC and DESIGN name none: our decision). */
@@ -74,6 +81,15 @@ export const TRANSACTION_LABELS: Record<TransactionType, string> = {
   refund: 'Refund',
   adjustment: 'Penyesuaian Admin',
 };
+
+export const REFUND_CORRECTION_LABEL = 'Koreksi Refund';
+
+/** The label of an entry: SPEC's, but a refund taken back (a re-edited result) is a correction. */
+export function transactionLabel(entry: { type: TransactionType; delta: number }): string {
+  return entry.type === 'refund' && entry.delta < 0
+    ? REFUND_CORRECTION_LABEL
+    : TRANSACTION_LABELS[entry.type];
+}
 
 /**
  * A ledger entry. `amount` follows SPEC (usage positive and subtracted, topup and refund added);

@@ -2,6 +2,7 @@
 import { z } from './zod.ts';
 import { MAX_PASSWORD_LENGTH, MIN_PASSWORD_LENGTH, UserSchema } from './auth.ts';
 import { pageSchema } from './pagination.ts';
+import { MAX_BALANCE, MAX_BALANCE_MESSAGE } from './points.ts';
 
 const username = z
   .string()
@@ -30,13 +31,20 @@ export const CreateUserSchema = z.strictObject({
 });
 export type CreateUser = z.infer<typeof CreateUserSchema>;
 
+const INTEGER_MESSAGE = 'Poin harus bilangan bulat';
+
 export const UpdateUserSchema = z.strictObject({
   username,
   email,
-  points: z.int('Poin harus bilangan bulat').min(0, 'Poin tidak boleh negatif').max(1e9),
+  // Any balance the server can hold, so no client is locked out of edits. Past 2^53 zod's own
+  // integer check answers first, as "too big": the limit is named then too.
+  points: z
+    .int({ error: (issue) => (issue.code === 'too_big' ? MAX_BALANCE_MESSAGE : INTEGER_MESSAGE) })
+    .min(0, 'Poin tidak boleh negatif')
+    .max(MAX_BALANCE, MAX_BALANCE_MESSAGE),
   is_active: z.boolean(),
   /** The balance the form was opened with: a balance that moved since is not overwritten. */
-  expected_points: z.int().min(0).max(1e9).optional(),
+  expected_points: z.int().min(0).max(MAX_BALANCE).optional(),
 });
 export type UpdateUser = z.infer<typeof UpdateUserSchema>;
 

@@ -1,7 +1,7 @@
 // Hasil Blast in Chromium: cards, 5 per page, detail, per-number statuses (edit, reset, save),
 // result entry with its sum rules, re-edit behind its confirmation, and reject.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { dialogFocus, startE2E, type E2E, type Page } from './helpers.ts';
+import { dialogFocus, signIn, startE2E, type E2E, type Page } from './helpers.ts';
 import {
   adminApi,
   adminPage,
@@ -10,6 +10,7 @@ import {
   dismissToasts,
   expectNoSidewaysScroll,
   expectToast,
+  goTo,
   numbers,
   pngBytes,
   setPoints,
@@ -229,6 +230,8 @@ describe('Hasil Blast', () => {
       failed_count: 1,
       no_wa_count: 0,
       refund_points: 1,
+      // The saved failure stays where it was; only the no-WA number becomes successful.
+      number_statuses: { 0: 'success', 1: 'success', 2: 'failed', 3: 'success' },
     });
     // Only the difference of the refund is taken back.
     expect(await balanceOf(e2e.server, ani)).toBe(before - 1);
@@ -272,7 +275,7 @@ describe('Hasil Blast', () => {
     // Local edits recount the summary at once; Reset puts the saved statuses back.
     const select = (i: number) => dialog().getByLabel(new RegExp(`^Status nomor ${i} `));
     await select(1).selectOption('no_wa');
-    await select(4).selectOption('pending');
+    await select(3).selectOption('pending');
     expect(await boxes()).toEqual({ success: '2', failed: '0', no_wa: '1', pending: '1' });
     expect(await summary.locator('[data-processed]').textContent()).toContain('3 dari 4 nomor');
     expect(await summary.locator('[data-progress]').textContent()).toContain('75%');
@@ -287,7 +290,7 @@ describe('Hasil Blast', () => {
     await select(2).selectOption('failed');
     await select(2).selectOption('success');
     await select(1).selectOption('no_wa');
-    await select(4).selectOption('success');
+    await select(3).selectOption('success');
     const before = await balanceOf(e2e.server, ani);
     await dialog().getByRole('button', { name: 'Simpan Perubahan' }).click();
     await expectToast(page, 'Status per nomor berhasil disimpan. 2 nomor diperbarui.', {
@@ -345,6 +348,83 @@ describe('Hasil Blast', () => {
     await dialogFocus(page);
     await page.keyboard.press('Escape');
     await dialog().waitFor({ state: 'hidden' });
+  });
+
+  it('enters a result over saved per-number statuses, keeping them, on entry and re-edit', async () => {
+    await dismissToasts(page);
+    const citra = await e2e.server.createClient({ username: 'citra' });
+    await setPoints(e2e.server, citra, 50);
+    const seven = await createBlast(e2e.server, citra, 'Tujuh nomor', numbers(7, 100));
+    await goTo(page, '/blast-results');
+    await row('citra')
+      .getByRole('button', { name: /^Detail/ })
+      .click();
+    await dialog().getByRole('button', { name: 'Edit Status' }).click();
+    const select = (i: number) => dialog().getByLabel(new RegExp(`^Status nomor ${i} `));
+    await select(1).selectOption('success');
+    await select(2).selectOption('failed');
+    await select(3).selectOption('no_wa');
+    await select(4).selectOption('success');
+    await dialog().getByRole('button', { name: 'Simpan Perubahan' }).click();
+    await expectToast(page, 'Status per nomor berhasil disimpan. 4 nomor diperbarui.');
+    await dialog().getByRole('button', { name: 'Edit Status' }).waitFor();
+    await dismissToasts(page);
+    await page.keyboard.press('Escape');
+    await dialog().waitFor({ state: 'hidden' });
+
+    // The form starts from the saved statuses; the three numbers still pending count successful.
+    await row('citra').getByRole('button', { name: 'Input Hasil' }).click();
+    const counts = () =>
+      Promise.all(
+        ['Berhasil', 'Gagal', 'Tidak Ada WA'].map((l) => dialog().getByLabel(l).inputValue()),
+      );
+    expect(await counts()).toEqual(['5', '1', '1']);
+    const before = await balanceOf(e2e.server, citra);
+    await dialog().getByRole('button', { name: 'Submit Hasil' }).click();
+    await expectToast(page, 'Hasil blast berhasil disubmit');
+    await dialog().waitFor({ state: 'hidden' });
+    const S = 'success';
+    expect(await blastOnServer(seven.id)).toMatchObject({
+      status: 'completed',
+      refund_points: 2,
+      number_statuses: { 0: S, 1: 'failed', 2: 'no_wa', 3: S, 4: S, 5: S, 6: S },
+    });
+    expect(await balanceOf(e2e.server, citra)).toBe(before + 2);
+
+    // A re-edit without the failure: only that number changes, and one point is taken back.
+    await dismissToasts(page);
+    await row('citra').getByRole('button', { name: 'Edit Hasil' }).click();
+    await page.getByRole('alertdialog').getByRole('button', { name: 'Ya, Edit Hasil' }).click();
+    expect(await counts()).toEqual(['5', '1', '1']);
+    await dialog().getByLabel('Berhasil').fill('6');
+    await dialog().getByLabel('Gagal').fill('0');
+    await dialog().getByRole('button', { name: 'Simpan Hasil' }).click();
+    await expectToast(page, 'Hasil blast berhasil disubmit');
+    await dialog().waitFor({ state: 'hidden' });
+    expect(await blastOnServer(seven.id)).toMatchObject({
+      refund_points: 1,
+      number_statuses: { 0: S, 1: S, 2: 'no_wa', 3: S, 4: S, 5: S, 6: S },
+    });
+
+    // The client's History Poin calls the point taken back a correction, not a refund.
+    for (const viewport of ['desktop', 'phone'] as const) {
+      const history = await e2e.open('/login', viewport);
+      await signIn(history, citra.user.email, citra.password);
+      await goTo(history, '/point-history');
+      const newest = history
+        .getByRole('table', { name: 'Riwayat transaksi poin' })
+        .locator('tbody tr')
+        .first();
+      await newest.getByText('Koreksi Refund').waitFor();
+      const text = await newest.textContent();
+      expect(text).toContain(
+        'Koreksi hasil blast: refund ditarik kembali 1 poin (kini 0 gagal, 1 tanpa WhatsApp)',
+      );
+      expect(text).toContain('-1');
+      expect(text).not.toMatch(/Refund blast/);
+      await shot(history, `client-point-history-correction-${viewport}`);
+      await history.context().close();
+    }
   });
 
   it('works at phone width', async () => {

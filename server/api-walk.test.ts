@@ -422,12 +422,21 @@ describe('a walk through the whole product', () => {
     const down = await result(blasts.a.id, [4, 1, 0]);
     budi.apply('refund', -3);
     expect(down.refund_points).toBe(1);
+    // Saved statuses stay where the counts leave room (the first success, a failure); the rest
+    // are assigned in order.
+    expect(up.number_statuses).toEqual({
+      0: 'success',
+      1: 'no_wa',
+      2: 'failed',
+      3: 'failed',
+      4: 'no_wa',
+    });
     expect(down.number_statuses).toEqual({
       0: 'success',
       1: 'success',
-      2: 'success',
+      2: 'failed',
       3: 'success',
-      4: 'failed',
+      4: 'success',
     });
     expect(budi.balance).toBe(117);
     await expectAccount(budi);
@@ -436,8 +445,8 @@ describe('a walk through the whole product', () => {
     budi.apply('refund', 0);
     expect(partial.number_statuses).toEqual({
       0: 'success',
-      1: 'failed',
-      2: 'pending',
+      1: 'pending',
+      2: 'failed',
       3: 'pending',
       4: 'pending',
     });
@@ -450,7 +459,7 @@ describe('a walk through the whole product', () => {
       'POST',
       `/api/admin/blast-requests/${blasts.a.id}/number-statuses`,
       adminToken,
-      { number_statuses: { 0: 'no_wa', 2: 'failed', 3: 'success' } },
+      { number_statuses: { 0: 'no_wa', 1: 'failed', 3: 'success' } },
     );
     expectSpecFields(saved, 'blast');
     expect(saved.number_statuses).toEqual({

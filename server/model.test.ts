@@ -4,7 +4,7 @@
 import crypto from 'node:crypto';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { BLAST_MESSAGES, resultSumMessage } from '../common/blasts.ts';
+import { BLAST_MESSAGES, resultStatuses, resultSumMessage } from '../common/blasts.ts';
 import { checkLedger } from './db/ledger-check.ts';
 import { SESSION_INVALID } from './plugins/auth.ts';
 import { engine, startServer, type ApiAnswer, type TestServer } from './test-helpers.ts';
@@ -464,15 +464,12 @@ class SubmitResult implements Cmd {
     else if (!settle(blast, failed + noWa)) expectAnswer(answer, 409, TAKE_BACK_FAILED);
     else {
       blast.status = 'completed';
-      blast.statuses = blast.statuses.map((_, i) =>
-        i < success
-          ? 'success'
-          : i < success + failed
-            ? 'failed'
-            : i < success + failed + noWa
-              ? 'no_wa'
-              : 'pending',
-      );
+      // The rule itself is proved in common/blasts.test.ts; here, that the server stores it.
+      blast.statuses = resultStatuses(blast.statuses, {
+        successful_count: success,
+        failed_count: failed,
+        no_wa_count: noWa,
+      });
       expectAnswer(answer, 200);
       expectBlastBody(answer, blast);
     }

@@ -66,7 +66,8 @@ function loadPostgres(): typeof pg {
     } finally {
       if (borrowed) Reflect.deleteProperty(globalThis, 'navigator');
     }
-    // Counts and sums come back as numbers, not strings (our values stay far below 2^53).
+    // Counts, sums and balances (bigint) come back as numbers, not strings: a balance is at most
+    // MAX_BALANCE (common/points.ts), exact in a number.
     postgresDriver.types.setTypeParser(postgresDriver.types.builtins.INT8, (v) => Number(v));
     postgresDriver.types.setTypeParser(postgresDriver.types.builtins.NUMERIC, (v) => Number(v));
   }

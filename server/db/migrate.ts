@@ -1,21 +1,27 @@
 // Applies pending migrations at start, each in its own transaction with its record, so a crash
 // leaves the schema either before or after a migration, never in between.
-import { sql } from 'kysely';
-import type { DbHandle } from './connection.ts';
+import { sql, type Kysely } from 'kysely';
+import type { DbHandle, Engine } from './connection.ts';
 import * as initial from './migrations/001-initial.ts';
 import * as listSpeed from './migrations/002-list-speed.ts';
 import * as counterIndexes from './migrations/003-counter-indexes.ts';
 import * as globalTotals from './migrations/004-global-totals.ts';
 import * as monthCounts from './migrations/005-month-counts.ts';
 import * as blastImages from './migrations/006-blast-images.ts';
+import * as bigintBalances from './migrations/007-bigint-balances.ts';
 
-export const MIGRATIONS: [string, typeof initial][] = [
+/** A migration gets its engine for the few changes only one of them needs. */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+type Migration = { up(db: Kysely<any>, engine: Engine): Promise<void> };
+
+export const MIGRATIONS: [string, Migration][] = [
   ['001-initial', initial],
   ['002-list-speed', listSpeed],
   ['003-counter-indexes', counterIndexes],
   ['004-global-totals', globalTotals],
   ['005-month-counts', monthCounts],
   ['006-blast-images', blastImages],
+  ['007-bigint-balances', bigintBalances],
 ];
 
 /** Applies `migrations` (all of them unless a test asks for the first few). */
@@ -45,7 +51,7 @@ export async function migrate(
         .where('name', '=', name)
         .executeTakeFirst();
       if (done) return;
-      await migration.up(trx);
+      await migration.up(trx, engine);
       await trx
         .insertInto('sebar_migrations')
         .values({ name, applied_at: new Date().toISOString() })

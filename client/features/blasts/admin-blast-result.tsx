@@ -1,6 +1,11 @@
 // The 'Input Hasil' / 'Edit Hasil' dialog: three counts and admin notes, with SPEC's sum rules.
 import { useState, type FormEvent } from 'react';
-import { BlastResultSchema, resultSumMessage, type Blast } from '../../../common/blasts.ts';
+import {
+  BlastResultSchema,
+  resultFormCounts,
+  resultSumMessage,
+  type Blast,
+} from '../../../common/blasts.ts';
 import { Alert } from '../../components/ui/alert.tsx';
 import { Button } from '../../components/ui/button.tsx';
 import {
@@ -39,16 +44,16 @@ export function AdminBlastResultDialog({ blast, onClose }: { blast: Blast; onClo
   const submit = useSubmitBlastResult();
   const total = blast.total_numbers;
   const editing = blast.status === 'completed';
-  // A new result starts with every number successful; an edit starts from the saved result.
-  const [counts, setCounts] = useState<Record<CountName, string>>(() =>
-    editing
-      ? {
-          successful_count: String(blast.successful_count),
-          failed_count: String(blast.failed_count),
-          no_wa_count: String(blast.no_wa_count),
-        }
-      : { successful_count: String(total), failed_count: '0', no_wa_count: '0' },
-  );
+  // A new result starts from the saved per-number statuses (pending ones successful); an edit
+  // starts from the saved result.
+  const [counts, setCounts] = useState<Record<CountName, string>>(() => {
+    const start = resultFormCounts(blast);
+    return {
+      successful_count: String(start.successful_count),
+      failed_count: String(start.failed_count),
+      no_wa_count: String(start.no_wa_count),
+    };
+  });
   const [notes, setNotes] = useState(editing ? (blast.admin_notes ?? '') : '');
 
   const parsed = {

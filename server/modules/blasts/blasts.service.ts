@@ -4,6 +4,7 @@ import crypto from 'node:crypto';
 import { sql, type Transaction } from 'kysely';
 import {
   BLAST_MESSAGES,
+  resultStatuses,
   resultSumMessage,
   type Blast,
   type BlastPage,
@@ -320,21 +321,59 @@ const CLOSED_MESSAGE: Record<string, string> = {
   cancelled: 'Blast request ini sudah dibatalkan',
 };
 
-/** Moves the blast's refund to `target`, crediting or taking back only the difference. */
+/**
+ * Moves the blast's refund to `target`, crediting or taking back only the difference, described
+ * by `describe` of that difference.
+ */
 async function settleRefund(
   engine: Engine,
   trx: Trx,
   blast: BlastsTable,
   target: number,
-  description: string,
+  describe: (delta: number) => string,
 ) {
   const delta = target - blast.refund_points;
   await applyPoints(
     engine,
     trx,
-    { userId: blast.user_id, type: 'refund', delta, description, blastId: blast.id },
+    {
+      userId: blast.user_id,
+      type: 'refund',
+      delta,
+      description: describe(delta),
+      blastId: blast.id,
+    },
     TAKE_BACK_FAILED,
   );
+}
+
+/** A completed blast's refund moved by `delta`: a correction, said as one (not a new refund). */
+function correction(what: string, counts: { failed_count: number; no_wa_count: number }) {
+  const now = `kini ${counts.failed_count} gagal, ${counts.no_wa_count} tanpa WhatsApp`;
+  return (delta: number) =>
+    delta > 0
+      ? `${what}: refund ditambah ${delta} poin (${now})`
+      : `${what}: refund ditarik kembali ${-delta} poin (${now})`;
+}
+
+/** Sets the numbers' statuses, one statement per status. */
+async function setStatuses(
+  trx: Trx,
+  blastId: string,
+  entries: (readonly [number, NumberStatus])[],
+) {
+  for (const [status, group] of groupBy(entries, ([, s]) => s)) {
+    await trx
+      .updateTable('blast_numbers')
+      .set({ status })
+      .where('blast_id', '=', blastId)
+      .where(
+        'idx',
+        'in',
+        group.map(([idx]) => idx),
+      )
+      .execute();
+  }
 }
 
 async function recount(trx: Trx, blastId: string) {
@@ -362,23 +401,30 @@ export async function submitResult(
     if (sum > blast.total_numbers)
       throw new HttpError(422, resultSumMessage(sum, blast.total_numbers));
     if (sum <= 0) throw new HttpError(422, 'Total hasil harus lebih dari 0');
-    const s = input.successful_count;
-    const f = s + input.failed_count;
-    const n = f + input.no_wa_count;
-    await trx
-      .updateTable('blast_numbers')
-      .set({
-        status: sql<NumberStatus>`case when idx < ${s} then 'success' when idx < ${f} then 'failed' when idx < ${n} then 'no_wa' else 'pending' end`,
-      })
+    // The rule lives in common/ (resultStatuses); only the numbers it changes are written.
+    const saved = await trx
+      .selectFrom('blast_numbers')
+      .select('status')
       .where('blast_id', '=', id)
+      .orderBy('idx')
       .execute();
+    const statuses = resultStatuses(
+      saved.map((row) => row.status),
+      input,
+    );
+    const changed = statuses.flatMap((status, idx) =>
+      status === saved[idx]!.status ? [] : [[idx, status] as const],
+    );
+    await setStatuses(trx, id, changed);
     const refund = input.failed_count + input.no_wa_count;
     await settleRefund(
       database.engine,
       trx,
       blast,
       refund,
-      `Refund blast: ${input.failed_count} gagal, ${input.no_wa_count} tanpa WhatsApp`,
+      blast.status === 'completed'
+        ? correction('Koreksi hasil blast', input)
+        : () => `Refund blast: ${input.failed_count} gagal, ${input.no_wa_count} tanpa WhatsApp`,
     );
     await trx
       .updateTable('blasts')
@@ -420,18 +466,7 @@ export async function saveNumberStatuses(
     if (closed) throw conflict(closed);
     if (entries.some(([idx]) => idx >= blast.total_numbers))
       throw new HttpError(422, 'Indeks nomor di luar jangkauan');
-    for (const [status, group] of groupBy(entries, ([, s]) => s)) {
-      await trx
-        .updateTable('blast_numbers')
-        .set({ status })
-        .where('blast_id', '=', id)
-        .where(
-          'idx',
-          'in',
-          group.map(([idx]) => idx),
-        )
-        .execute();
-    }
+    await setStatuses(trx, id, entries);
     const counts = await recount(trx, id);
     const completed = blast.status === 'completed';
     const refund = completed ? counts.failed_count + counts.no_wa_count : 0;
@@ -441,7 +476,7 @@ export async function saveNumberStatuses(
         trx,
         blast,
         refund,
-        'Koreksi refund dari perubahan status per nomor',
+        correction('Koreksi status per nomor', counts),
       );
     await trx
       .updateTable('blasts')
@@ -476,7 +511,7 @@ export async function closeBlast(
       outcome === 'rejected'
         ? 'Refund penuh: blast ditolak admin'
         : 'Refund penuh: blast dibatalkan';
-    await settleRefund(database.engine, trx, blast, blast.points_used, description);
+    await settleRefund(database.engine, trx, blast, blast.points_used, () => description);
     await trx
       .updateTable('blasts')
       .set({ status: outcome, refund_points: blast.points_used, processed_at: now() })

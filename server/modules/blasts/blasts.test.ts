@@ -139,3 +139,108 @@ describe('blast creation', () => {
     },
   );
 });
+
+describe('a result entered over saved per-number statuses', () => {
+  const admin = (route: string, body: unknown) =>
+    server.api('POST', route, { token: server.adminToken, body });
+  const balance = async () =>
+    (await server.api('GET', '/api/auth/me', { token: client.token })).body.points as number;
+  const history = async () =>
+    (await server.api('GET', '/api/client/transactions', { token: client.token })).body.items;
+
+  it('keeps every saved status its counts leave room for, on entry and on re-edit', async () => {
+    const created = await send({
+      message: 'Tujuh nomor',
+      target_numbers: Array.from({ length: 7 }, (_, i) => local(700 + i)),
+    });
+    expect(created.status).toBe(201);
+    const { id } = created.body;
+    const statuses = await admin(`/api/admin/blast-requests/${id}/number-statuses`, {
+      number_statuses: { 0: 'success', 1: 'failed', 2: 'no_wa', 3: 'success' },
+    });
+    expect(statuses.status).toBe(200);
+    const start = await balance();
+
+    // The form's start for it: the saved statuses, the three pending numbers successful.
+    const done = await admin(`/api/admin/blast-requests/${id}/result`, {
+      successful_count: 5,
+      failed_count: 1,
+      no_wa_count: 1,
+      admin_notes: null,
+    });
+    expect(done.status, JSON.stringify(done.body)).toBe(200);
+    expect(done.body).toMatchObject({
+      status: 'completed',
+      successful_count: 5,
+      failed_count: 1,
+      no_wa_count: 1,
+      refund_points: 2,
+      number_statuses: {
+        0: 'success',
+        1: 'failed',
+        2: 'no_wa',
+        3: 'success',
+        4: 'success',
+        5: 'success',
+        6: 'success',
+      },
+    });
+    expect(await balance()).toBe(start + 2);
+
+    // A re-edit with one more no-WA: only the last number changes.
+    const again = await admin(`/api/admin/blast-requests/${id}/result`, {
+      successful_count: 4,
+      failed_count: 1,
+      no_wa_count: 2,
+      admin_notes: null,
+    });
+    expect(again.body).toMatchObject({
+      refund_points: 3,
+      number_statuses: {
+        0: 'success',
+        1: 'failed',
+        2: 'no_wa',
+        3: 'success',
+        4: 'success',
+        5: 'success',
+        6: 'no_wa',
+      },
+    });
+    expect(await balance()).toBe(start + 3);
+    expect(await checkLedger(server.database.db)).toEqual([]);
+  });
+
+  it('describes a refund taken back by a re-edit as a correction, not as a refund', async () => {
+    const created = await send({
+      message: 'Koreksi',
+      target_numbers: Array.from({ length: 4 }, (_, i) => local(800 + i)),
+    });
+    const { id } = created.body;
+    const result = (failed: number) =>
+      admin(`/api/admin/blast-requests/${id}/result`, {
+        successful_count: 4 - failed,
+        failed_count: failed,
+        no_wa_count: 0,
+        admin_notes: null,
+      });
+    expect((await result(3)).status).toBe(200);
+    expect((await history())[0]).toMatchObject({
+      type: 'refund',
+      delta: 3,
+      description: 'Refund blast: 3 gagal, 0 tanpa WhatsApp',
+    });
+    expect((await result(1)).status).toBe(200);
+    expect((await history())[0]).toMatchObject({
+      type: 'refund',
+      delta: -2,
+      description:
+        'Koreksi hasil blast: refund ditarik kembali 2 poin (kini 1 gagal, 0 tanpa WhatsApp)',
+    });
+    expect((await result(2)).status).toBe(200);
+    expect((await history())[0]).toMatchObject({
+      type: 'refund',
+      delta: 1,
+      description: 'Koreksi hasil blast: refund ditambah 1 poin (kini 2 gagal, 0 tanpa WhatsApp)',
+    });
+  });
+});

@@ -1,9 +1,10 @@
 // The one way a points balance changes: the balance and its ledger entry move together, inside
-// the caller's transaction, and the balance can never go below zero. Every blast, approval and
+// the caller's transaction, and the balance never goes below zero nor above MAX_BALANCE. Every blast, approval and
 // refund runs these statements, so they are written as SQL: Kysely's builder cost more than
 // PostgreSQL's own work on them (see addCounts in counters.ts).
 import crypto from 'node:crypto';
 import { sql, type Transaction } from 'kysely';
+import { MAX_BALANCE, MAX_BALANCE_MESSAGE } from '../../../common/points.ts';
 import { type Engine, insertRows, type Write, writeAll } from '../../db/connection.ts';
 import { countLedgerEntry } from '../../db/counters.ts';
 import type { Database, PointTransactionsTable, UsersTable } from '../../db/schema.ts';
@@ -73,11 +74,13 @@ export async function movePoints(
 ): Promise<{ points: number; writes: Write[] }> {
   if (!Number.isSafeInteger(entry.delta)) throw new Error('ledger delta must be an integer');
   const createdAt = new Date().toISOString();
+  // Only a credit is held to the maximum: a debit may always bring a balance down.
+  const cap = entry.delta > 0 ? sql` and points + ${entry.delta} <= ${MAX_BALANCE}` : NOTHING;
   const [updated] = (
     await sql<Pick<UsersTable, 'points' | 'ledger_seq'>>`update users
       set points = points + ${entry.delta}, ledger_seq = ledger_seq + ${entry.delta === 0 ? 0 : 1},
         updated_at = ${createdAt}
-      where id = ${entry.userId} and points + ${entry.delta} >= 0
+      where id = ${entry.userId} and points + ${entry.delta} >= 0${cap}
       returning points, ledger_seq`.execute(trx)
   ).rows;
   if (!updated) {
@@ -91,7 +94,9 @@ export async function movePoints(
         where id = ${entry.userId}${lock}`.execute(trx)
     ).rows;
     if (!now) throw notFound('Klien');
-    if (now.points + entry.delta >= 0) return movePoints(engine, trx, entry, notEnoughMessage);
+    const after = now.points + entry.delta;
+    if (entry.delta > 0 && after > MAX_BALANCE) throw conflict(MAX_BALANCE_MESSAGE);
+    if (after >= 0) return movePoints(engine, trx, entry, notEnoughMessage);
     throw conflict(
       typeof notEnoughMessage === 'string' ? notEnoughMessage : notEnoughMessage(now.points),
     );

@@ -3,7 +3,8 @@
 import { ArrowDownRight, ArrowUpRight, Coins, History, RotateCcw, Wallet } from 'lucide-react';
 import { useState } from 'react';
 import {
-  TRANSACTION_LABELS,
+  REFUND_CORRECTION_LABEL,
+  transactionLabel,
   type Transaction,
   type TransactionType,
 } from '../../../../common/points.ts';
@@ -43,11 +44,15 @@ const columns: DataTableColumn<Transaction>[] = [
   {
     key: 'type',
     header: 'Tipe',
-    cell: (entry) => (
-      <Badge variant={TYPE_VARIANT[entry.type]} data-transaction-type={entry.type}>
-        {TRANSACTION_LABELS[entry.type]}
-      </Badge>
-    ),
+    cell: (entry) => {
+      const label = transactionLabel(entry);
+      const variant = label === REFUND_CORRECTION_LABEL ? 'secondary' : TYPE_VARIANT[entry.type];
+      return (
+        <Badge variant={variant} data-transaction-type={entry.type}>
+          {label}
+        </Badge>
+      );
+    },
   },
   {
     key: 'description',
