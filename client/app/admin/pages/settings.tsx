@@ -30,6 +30,7 @@ import { toastError, toastSuccess } from '../../../components/ui/toast.ts';
 import { useAdminSettings, useSaveSettings } from '../../../features/settings/admin-api.ts';
 import { SavedQr } from '../../../features/settings/saved-qr.tsx';
 import { cn } from '../../../lib/cn.ts';
+import { formatMegabytes } from '../../../lib/format.ts';
 import { failureText, useLoadErrorToast } from '../feedback.ts';
 
 const PaymentFormSchema = SettingsInputSchema.pick({
@@ -264,7 +265,7 @@ function SettingsForm({ settings }: { settings: Settings }) {
                     </Button>
                   </div>
                   <p className="text-xs text-muted-foreground">
-                    {file.name} ({(file.size / 1024 / 1024).toFixed(2)} MB)
+                    {file.name} ({formatMegabytes(file.size)})
                   </p>
                 </div>
               ) : hasSavedQr ? (
