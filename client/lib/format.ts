@@ -1,5 +1,7 @@
 // The one money, number and date formatter: numbers and Rupiah are common/'s (the server's texts
 // use them too), dates are id-ID in Asia/Jakarta.
+import { formatNumber } from '../../common/format.ts';
+
 const TIME_ZONE = 'Asia/Jakarta';
 
 /** An Intl formatter made on first use (a screen without dates never sets up their locale data). */
@@ -15,6 +17,11 @@ const dateTime = onFirstUse(() => new Intl.DateTimeFormat('id-ID', { ...DAY, ...
 const time = onFirstUse(() => new Intl.DateTimeFormat('id-ID', CLOCK));
 
 export { formatMegabytes, formatNumber, formatRupiah } from '../../common/format.ts';
+
+/** A figure from the server, or '-' when it could not be read (never a false zero). */
+export function formatFigure(value: number | undefined): string {
+  return value === undefined ? '-' : formatNumber(value);
+}
 
 /** `done` of `total` as a whole percent, rounded down: 499 of 500 is 99%; only all of it is 100%. */
 export function percentDone(done: number, total: number): number {

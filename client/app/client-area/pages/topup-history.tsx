@@ -16,7 +16,7 @@ import { PageHeader } from '../../../components/ui/page-header.tsx';
 import { Pagination } from '../../../components/ui/pagination.tsx';
 import { StatCard } from '../../../components/ui/stat-card.tsx';
 import { CLIENT_PAGE_SIZE, useClientPointRequests } from '../../../features/points/client-api.ts';
-import { formatDateTime, formatNumber, formatRupiah } from '../../../lib/format.ts';
+import { formatDateTime, formatFigure, formatNumber, formatRupiah } from '../../../lib/format.ts';
 import { useConsoleError } from '../../../lib/use-console-error.ts';
 
 const STATUS_VARIANT: Record<PointRequestStatus, BadgeProps['variant']> = {
@@ -101,25 +101,29 @@ export default function TopupHistoryPage() {
       <section aria-label="Ringkasan top-up" className="grid gap-4 sm:grid-cols-2 xl:grid-cols-4">
         <StatCard
           title="Menunggu"
-          value={formatNumber(summary?.pending ?? 0)}
+          value={formatFigure(summary?.pending)}
+          loading={requests.isPending}
           icon={Clock}
           tone="warning"
         />
         <StatCard
           title="Disetujui"
-          value={formatNumber(summary?.approved ?? 0)}
+          value={formatFigure(summary?.approved)}
+          loading={requests.isPending}
           icon={CircleCheck}
           tone="primary"
         />
         <StatCard
           title="Ditolak"
-          value={formatNumber(summary?.rejected ?? 0)}
+          value={formatFigure(summary?.rejected)}
+          loading={requests.isPending}
           icon={CircleX}
           tone="destructive"
         />
         <StatCard
           title="Total Poin Disetujui"
-          value={formatNumber(summary?.approved_points ?? 0)}
+          value={formatFigure(summary?.approved_points)}
+          loading={requests.isPending}
           icon={Coins}
           tone="info"
         />
