@@ -1,4 +1,5 @@
 // The blast rules without zod, so the blast form does not download it; blasts.ts re-exports them.
+import { formatNumber } from './format.ts';
 
 export const MAX_MESSAGE_LENGTH = 1000;
 export const BLAST_STATUSES = ['pending', 'completed', 'rejected', 'cancelled'] as const;
@@ -11,8 +12,8 @@ export const BLAST_MESSAGES = {
   emptyNumbers: 'Daftar nomor telepon tidak boleh kosong',
   tooMany: 'Maksimal 500 nomor kontak per blast',
   tooManyTitle: 'Batas Maksimal Tercapai',
-  invalid: (n: number) => `${n} nomor tidak valid. Mohon perbaiki format nomor`,
+  invalid: (n: number) => `${formatNumber(n)} nomor tidak valid. Mohon perbaiki format nomor`,
   notEnoughTitle: 'Poin Tidak Cukup',
   notEnough: (needed: number, owned: number) =>
-    `Anda membutuhkan ${needed} poin, tetapi hanya memiliki ${owned} poin`,
+    `Anda membutuhkan ${formatNumber(needed)} poin, tetapi hanya memiliki ${formatNumber(owned)} poin`,
 } as const;

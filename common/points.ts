@@ -4,6 +4,12 @@ import { pageSchema } from './pagination.ts';
 
 export const POINT_REQUEST_STATUSES = ['pending', 'approved', 'rejected'] as const;
 export type PointRequestStatus = (typeof POINT_REQUEST_STATUSES)[number];
+/** The one word for each status, on the admin's and the client's screens alike. */
+export const POINT_REQUEST_LABELS: Record<PointRequestStatus, string> = {
+  pending: 'Menunggu',
+  approved: 'Disetujui',
+  rejected: 'Ditolak',
+};
 
 /**
  * The most points one balance may hold, on both engines: a round figure that JavaScript numbers

@@ -45,6 +45,19 @@ async function signedIn(
   return { page, client };
 }
 
+/** The accessible name Chromium itself gives the element at `selector` (what a screen reader says). */
+async function chromiumName(page: Page, selector: string): Promise<string> {
+  const cdp = await page.context().newCDPSession(page);
+  const { root } = await cdp.send('DOM.getDocument');
+  const { nodeId } = await cdp.send('DOM.querySelector', { nodeId: root.nodeId, selector });
+  const { nodes } = await cdp.send('Accessibility.getPartialAXTree', {
+    nodeId,
+    fetchRelatives: false,
+  });
+  await cdp.detach();
+  return String(nodes[0]?.name?.value ?? '');
+}
+
 const submitButton = (page: Page) => page.getByRole('button', { name: 'KIRIM BLAST REQUEST' });
 const numbersField = (page: Page) => page.getByLabel('Nomor WhatsApp Tujuan');
 const messageField = (page: Page) => page.getByLabel('Pesan');
@@ -233,7 +246,7 @@ describe('Form Blast', () => {
       await preview.waitFor();
       expect(await preview.textContent()).toContain('promo.png');
       expect(await preview.textContent()).toContain(
-        `${(bytes.length / 1024 / 1024).toFixed(2)} MB`,
+        `${(bytes.length / 1024 / 1024).toFixed(2).replace('.', ',')} MB`,
       );
       // Shown once decoded (a placeholder until then).
       await page.locator('[data-image-preview][data-preview-status="ready"]').waitFor();
@@ -327,6 +340,151 @@ describe('Form Blast', () => {
       expect(list.total).toBe(1);
       expect(list.items[0].image_url).toBeNull();
       expect(await balanceOf(e2e.server, client)).toBe(3);
+      await page.context().close();
+    });
+  });
+});
+
+describe('Form Blast: numbers pasted from WhatsApp, inline errors, what is spoken, focus', () => {
+  it("takes '+62 812 3456 7891' as one number, lists every invalid part and drops them on request", async () => {
+    const { page } = await signedIn(20);
+    await numbersField(page).fill('+62 812 3456 7891');
+    const summary = page.locator('[data-numbers-summary]');
+    await expect.poll(() => summary.textContent()).toContain('Total Nomor1 / 500');
+    expect(await page.locator('[data-numbers-notes]').count()).toBe(0);
+
+    const wrong = ['12', 'abc', '0812', 'x1', 'y2', 'z3', '999'];
+    await numbersField(page).fill(['+62 812 3456 7891', ...wrong, '0812-3456-7892'].join('\n'));
+    const notes = page.locator('[data-numbers-notes]');
+    await expect
+      .poll(() => notes.textContent())
+      .toContain(`7 nomor tidak valid: ${wrong.join(', ')}`);
+    expect(await summary.textContent()).toContain('Total Nomor2 / 500');
+
+    await page.getByRole('button', { name: 'Hapus nomor tidak valid' }).click();
+    expect(await numbersField(page).inputValue()).toBe('+62 812 3456 7891\n0812-3456-7892');
+    expect(await notes.count()).toBe(0);
+    // The button went away with the invalid parts: the keyboard is back in the list.
+    expect(await numbersField(page).evaluate((el) => el === document.activeElement)).toBe(true);
+    await page.context().close();
+  });
+
+  it('says a failed check under its field, marks it invalid and moves focus there', async () => {
+    const { page } = await signedIn(3);
+    // Required text areas, named without the asterisk.
+    const message = messageField(page);
+    const list = numbersField(page);
+    expect(await chromiumName(page, '#blast-message')).toBe('Pesan');
+    expect(await chromiumName(page, '#blast-numbers')).toBe('Nomor WhatsApp Tujuan');
+    expect(await message.evaluate((el: HTMLTextAreaElement) => el.required)).toBe(true);
+    expect(await list.evaluate((el: HTMLTextAreaElement) => el.required)).toBe(true);
+
+    await list.fill('081234567890');
+    await submitButton(page).click();
+    await expectToast(page, 'Pesan blast tidak boleh kosong', { title: 'Error' });
+    expect(await message.getAttribute('aria-invalid')).toBe('true');
+    expect(await message.evaluate((el) => el === document.activeElement)).toBe(true);
+    const messageError = page.locator('#blast-message-error');
+    expect(await messageError.textContent()).toBe('Pesan blast tidak boleh kosong');
+    expect(await message.getAttribute('aria-describedby')).toContain('blast-message-error');
+    // Typing clears it.
+    await message.fill('Halo');
+    expect(await messageError.count()).toBe(0);
+    expect(await message.getAttribute('aria-invalid')).toBeNull();
+
+    await list.fill('081234567890, 081234567891, 081234567892, 081234567893');
+    await submitButton(page).click();
+    expect(await page.locator('#blast-numbers-error').textContent()).toBe(
+      'Anda membutuhkan 4 poin, tetapi hanya memiliki 3 poin',
+    );
+    expect(await list.evaluate((el) => el === document.activeElement)).toBe(true);
+    await page.context().close();
+  });
+
+  it('speaks the numbers summary once typing settles, in whole sentences', async () => {
+    const { page } = await signedIn(100);
+    // Whatever is a live region in the form: only the settled sentence may be there.
+    const spoken = () =>
+      page.evaluate(() =>
+        [...document.querySelectorAll('form [aria-live], form [role=status]')].map((el) =>
+          (el.textContent ?? '').trim(),
+        ),
+      );
+    const list = numbersField(page);
+    await list.pressSequentially('081234567890\n12ab', { delay: 30 });
+    // Just typed: nothing is said yet.
+    expect((await spoken()).join('')).toBe('');
+    await expect
+      .poll(spoken)
+      .toEqual([
+        '1 nomor valid dari maksimal 500. 1 nomor tidak valid. Dibutuhkan 1 poin, tersedia 100 poin.',
+      ]);
+    await list.press('Backspace');
+    // A keystroke does not speak at once; the new state is said when typing pauses again.
+    expect(await spoken()).toEqual([
+      '1 nomor valid dari maksimal 500. 1 nomor tidak valid. Dibutuhkan 1 poin, tersedia 100 poin.',
+    ]);
+    await page.context().close();
+  });
+
+  it('after a blast is sent, focus is on the new page, not lost to the body', async () => {
+    const { page } = await signedIn(3);
+    await numbersField(page).fill('081234567890');
+    await messageField(page).fill('Halo');
+    await submitButton(page).click();
+    await page.waitForURL('**/blast-results');
+    await expect
+      .poll(() =>
+        page.evaluate(() => document.activeElement?.id ?? document.activeElement?.tagName),
+      )
+      .toBe('main');
+    await page.context().close();
+  });
+
+  describe('with images allowed', () => {
+    beforeAll(async () => {
+      await saveSettings(e2e.server, { allow_images: true });
+    });
+    afterAll(async () => {
+      await saveSettings(e2e.server, { allow_images: false });
+    });
+
+    it("refuses an image over 5 MB when chosen with 'Ukuran file maksimal 5MB', uploads nothing", async () => {
+      const { page } = await signedIn(5);
+      const uploads: string[] = [];
+      page.on('request', (r) => {
+        if (r.url().endsWith('/api/upload/image')) uploads.push(r.url());
+      });
+      const picker = page.getByLabel('Gambar (Opsional)');
+      await picker.setInputFiles({
+        name: 'besar.png',
+        mimeType: 'image/png',
+        buffer: Buffer.concat([await pngBytes(), Buffer.alloc(5_242_881)]),
+      });
+      await expectToast(page, 'Ukuran file maksimal 5MB', { title: 'Error Upload Gambar' });
+      expect(await page.locator('#blast-image-error').textContent()).toBe(
+        'Ukuran file maksimal 5MB',
+      );
+      expect(await picker.getAttribute('aria-invalid')).toBe('true');
+      expect(await page.locator('[data-image-preview]').count()).toBe(0);
+      expect(await picker.evaluate((el: HTMLInputElement) => el.files?.length ?? 0)).toBe(0);
+
+      // A good image after it: shown with its size in id-ID, focus on its remove button.
+      const bytes = Buffer.concat([await pngBytes(), Buffer.alloc(1_500_000)]);
+      await picker.setInputFiles({ name: 'promo.png', mimeType: 'image/png', buffer: bytes });
+      const preview = page.locator('[data-image-preview]');
+      await preview.waitFor();
+      const megabytes = (bytes.length / 1024 / 1024).toFixed(2).replace('.', ',');
+      expect(await preview.textContent()).toContain(`${megabytes} MB`);
+      expect(await page.locator('#blast-image-error').count()).toBe(0);
+      const remove = page.getByRole('button', { name: 'Hapus gambar' });
+      await expect.poll(() => remove.evaluate((el) => el === document.activeElement)).toBe(true);
+
+      await numbersField(page).fill('081234567890');
+      await messageField(page).fill('Halo');
+      await submitButton(page).click();
+      await page.waitForURL('**/blast-results');
+      expect(uploads).toHaveLength(1);
       await page.context().close();
     });
   });

@@ -65,7 +65,7 @@ it('top up, approval, blast, result with failures, refund in History Poin', asyn
   await nav.getByRole('link', { name: 'Riwayat Top Up' }).click();
   await expect
     .poll(() => requests.locator('[data-request-status]').first().textContent())
-    .toBe('approved');
+    .toBe('Disetujui');
 
   // 3. A blast to 9 numbers (one entered twice): 9 points.
   await nav.getByRole('link', { name: 'Form Blast' }).click();

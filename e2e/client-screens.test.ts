@@ -342,6 +342,62 @@ describe('History Poin', () => {
   });
 });
 
+describe('figures not read yet', () => {
+  it('History Poin and Hasil Blast show a placeholder while loading, never a false zero', async () => {
+    const client = await e2e.server.createClient();
+    await setPoints(e2e.server, client, 7);
+    const page = await signedIn(client, '/');
+    let release!: () => void;
+    const held = new Promise<void>((resolve) => (release = resolve));
+    await page.route(/\/api\/(client\/(transactions|blast-requests)|auth\/me)/, async (route) => {
+      await held;
+      await route.continue();
+    });
+    const nav = page.getByRole('navigation', { name: 'Menu klien' });
+    for (const [link, region, cards] of [
+      ['History Poin', 'Ringkasan poin', 4],
+      ['Hasil Blast', 'Ringkasan blast', 3],
+    ] as const) {
+      await nav.getByRole('link', { name: link }).click();
+      await page.getByRole('heading', { level: 1, name: link }).waitFor();
+      const summary = page.getByRole('region', { name: region });
+      expect(await summary.locator('[data-loading-figure]').count()).toBe(cards);
+      expect(await summary.textContent()).not.toMatch(/\d/);
+      if (link === 'History Poin')
+        expect(await page.locator('[data-history-balance]').textContent()).not.toContain('0 poin');
+    }
+    release();
+    await expect
+      .poll(() => cardsText(page, 'Ringkasan blast'))
+      .toBe('Menunggu0Selesai0Total Blast0');
+    await page.context().close();
+  });
+});
+
+describe('a screen opened from the phone menu', () => {
+  it('starts at its top, its title below the sticky header', async () => {
+    const client = await e2e.server.createClient();
+    const page = await signedIn(client, '/', 'phone');
+    for (const label of ['History Poin', 'Top Up Poin', 'Form Blast']) {
+      await page.getByRole('button', { name: 'Buka menu' }).click();
+      await dialogFocus(page);
+      await page.getByRole('dialog').getByRole('link', { name: label }).click();
+      await expect.poll(() => page.getByRole('dialog').count()).toBe(0);
+      const heading = page.getByRole('heading', { level: 1 });
+      await heading.waitFor();
+      // Focus reached the page (Radix gives it after the close); then nothing may have scrolled.
+      await expect.poll(() => page.evaluate(() => document.activeElement?.id)).toBe('main');
+      expect(await page.evaluate(() => window.scrollY), label).toBe(0);
+      const headerBottom = await page
+        .locator('header')
+        .evaluate((el) => el.getBoundingClientRect().bottom);
+      const titleTop = await heading.evaluate((el) => el.getBoundingClientRect().top);
+      expect(titleTop, label).toBeGreaterThanOrEqual(headerBottom);
+    }
+    await page.context().close();
+  });
+});
+
 describe('theme, keyboard and phone width', () => {
   it('on a phone each empty list says so in full, not cut off by the sideways scroll', async () => {
     const client = await e2e.server.createClient();

@@ -184,6 +184,14 @@ describe('Top Up Poin', () => {
       await expectToast(page, 'Request top-up 10 poin berhasil dibuat.');
       const again = await clientCall(e2e.server, client, 'GET', '/api/client/point-requests');
       expect(again.items[0]).toMatchObject({ points_requested: 10, payment_proof_url: null });
+
+      // Thousands are grouped as id-ID writes them.
+      await pointsField(page).fill('1000');
+      await submitButton(page).click();
+      await expectToast(
+        page,
+        'Request top-up 1.000 poin berhasil dibuat. Menunggu approval admin.',
+      );
       await page.context().close();
     });
 
@@ -395,7 +403,7 @@ describe('Top Up Poin', () => {
 });
 
 describe('Riwayat Top Up', () => {
-  it('a pending request turns approved by itself within 30 seconds, and the balance follows', async () => {
+  it('a pending request turns Disetujui by itself within 30 seconds, and the balance follows', async () => {
     // Runs alone too (-t): the tiers come from an earlier describe otherwise.
     if ((await adminCall(e2e.server, 'GET', '/api/admin/pricing')).length === 0)
       await addTiers(e2e.server);
@@ -413,7 +421,7 @@ describe('Riwayat Top Up', () => {
     await page.clock.fastForward(29_000);
     expect(await status.textContent()).toBe('Menunggu');
     await page.clock.fastForward(1_500);
-    await expect.poll(() => status.textContent()).toBe('approved');
+    await expect.poll(() => status.textContent()).toBe('Disetujui');
     await expectShellBalance(page, 20);
     await page.context().close();
   });
@@ -460,7 +468,7 @@ describe('Riwayat Top Up', () => {
     expect(await rows.nth(1).locator('td').nth(5).textContent()).toBe('Tidak ada');
     expect(
       await rows.filter({ hasText: 'Rp18.000' }).locator('[data-request-status]').textContent(),
-    ).toBe('approved');
+    ).toBe('Disetujui');
     expect(
       await rows.filter({ hasText: 'Rp12.000' }).locator('[data-request-status]').textContent(),
     ).toBe('Ditolak');
@@ -474,7 +482,7 @@ describe('Riwayat Top Up', () => {
     expect(
       await page.getByRole('navigation', { name: 'Navigasi halaman' }).textContent(),
     ).toContain('Menampilkan 6 sampai 6 dari 6 hasil');
-    expect(await rows.first().locator('[data-request-status]').textContent()).toBe('approved');
+    expect(await rows.first().locator('[data-request-status]').textContent()).toBe('Disetujui');
     await page.context().close();
   });
 });

@@ -90,10 +90,12 @@ function expectNoServerError(answers: HttpAnswer[], specs: RequestSpec[]) {
     expect(answer.status, what).toBeGreaterThanOrEqual(200);
     expect(answer.status, what).toBeLessThan(500);
     if (answer.status >= 400) expect(typeof answer.body?.detail, what).toBe('string');
-    const short = /membutuhkan (\d+) poin, tetapi hanya memiliki (\d+) poin/.exec(
+    // id-ID figures: '1.500' is fifteen hundred.
+    const short = /membutuhkan ([\d.]+) poin, tetapi hanya memiliki ([\d.]+) poin/.exec(
       answer.body?.detail ?? '',
     );
-    if (short) expect(Number(short[2]), what).toBeLessThan(Number(short[1]));
+    const figure = (text: string) => Number(text.replaceAll('.', ''));
+    if (short) expect(figure(short[2]!), what).toBeLessThan(figure(short[1]!));
   });
 }
 

@@ -1,4 +1,4 @@
-// The whole-number path writes exactly what id-ID's Intl writes, and the rest still goes to Intl.
+// Numbers and Rupiah are id-ID's Intl, whatever the number.
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import {

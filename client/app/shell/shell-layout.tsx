@@ -52,6 +52,7 @@ export function ShellLayout({
     }
   }
   useDocumentTitle(title);
+  useScrollToTopOnNewScreen(location.pathname);
 
   // A screen's code downloads when a link to it is about to be followed (pointer on it, touch,
   // keyboard focus), so the move seldom waits for it; the router keeps the old screen meanwhile.
@@ -110,7 +111,11 @@ export function ShellLayout({
             aria-describedby={undefined}
             onCloseAutoFocus={(event) => {
               event.preventDefault();
-              (focusAfterMenu === 'main' ? main : menuToggle).current?.focus();
+              // Without preventScroll the browser scrolls the page area's top to the window's top,
+              // under the sticky header, hiding the new page's title.
+              (focusAfterMenu === 'main' ? main : menuToggle).current?.focus({
+                preventScroll: true,
+              });
             }}
             className="fixed inset-y-0 left-0 z-50 w-72 max-w-[85vw] border-r bg-sidebar shadow-xl focus:outline-none lg:hidden"
           >
@@ -174,6 +179,13 @@ function useDocumentTitle(title: string) {
   useEffect(() => {
     document.title = `${title} · Sebar`;
   }, [title]);
+}
+
+/** A new screen starts at its top, as after a page load, not where the last one was scrolled to. */
+function useScrollToTopOnNewScreen(pathname: string) {
+  useEffect(() => {
+    window.scrollTo(0, 0);
+  }, [pathname]);
 }
 
 /** The first stop of the Tab key: jumps over the navigation to the page itself. */

@@ -20,7 +20,10 @@ export interface FieldProps {
   hint?: ReactNode;
   required?: boolean;
   className?: string;
-  /** The control: give it id={id}, aria-invalid={!!error} and aria-describedby={describedBy(id, error, hint)}. */
+  /**
+   * The control: give it id={id}, aria-invalid={!!error}, aria-describedby={describedBy(id, error,
+   * hint)} and, with `required`, required too.
+   */
   children: ReactNode;
 }
 
@@ -33,10 +36,11 @@ export function describedBy(id: string, error?: string, hint?: ReactNode): strin
 export function Field({ id, label, error, hint, required, className, children }: FieldProps) {
   return (
     <div className={cn('grid gap-2', className)}>
-      {/* The asterisk is CSS, so the label's text (and accessible name) stays the bare label. */}
+      {/* The asterisk is CSS with empty alternative text ('*' / ''): seen, but neither part of the
+          label's text nor of the control's accessible name; the control's required state says it. */}
       <Label
         htmlFor={id}
-        className={cn(required && "after:ml-0.5 after:text-destructive after:content-['*']")}
+        className={cn(required && "after:ml-0.5 after:text-destructive after:content-['*'_/_'']")}
       >
         {label}
       </Label>

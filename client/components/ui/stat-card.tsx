@@ -18,7 +18,24 @@ export interface StatCardProps {
   icon?: LucideIcon;
   description?: ReactNode;
   tone?: keyof typeof tones;
+  /** True while the figure is being read: a placeholder stands in, never a false zero. */
+  loading?: boolean;
   className?: string;
+}
+
+/** Stands in for a figure not read yet: a grey bar, 'Memuat...' to screen readers. */
+export function LoadingFigure({ className }: { className?: string }) {
+  return (
+    <span
+      data-loading-figure=""
+      className={cn(
+        'inline-block h-8 w-20 animate-pulse rounded-md bg-muted align-middle',
+        className,
+      )}
+    >
+      <span className="sr-only">Memuat...</span>
+    </span>
+  );
 }
 
 export function StatCard({
@@ -27,15 +44,18 @@ export function StatCard({
   icon: Icon,
   description,
   tone = 'primary',
+  loading = false,
   className,
 }: StatCardProps) {
   return (
     // The icon sits in the corner so the figure has the card's whole width (long figures wrap
     // instead of being cut on a phone's half-width card).
-    <Card className={cn('relative p-5', className)}>
+    <Card className={cn('relative p-5', className)} aria-busy={loading || undefined}>
       <div className="min-w-0">
         <p className={cn('text-sm font-medium text-muted-foreground', Icon && 'pr-12')}>{title}</p>
-        <p className="mt-1 text-2xl font-bold tracking-tight [overflow-wrap:anywhere]">{value}</p>
+        <p className="mt-1 text-2xl font-bold tracking-tight [overflow-wrap:anywhere]">
+          {loading ? <LoadingFigure /> : value}
+        </p>
         {description && <p className="mt-1 text-xs text-muted-foreground">{description}</p>}
       </div>
       {Icon && (

@@ -5,7 +5,6 @@ import type {
   CreatePointRequest,
   PointRequest,
   PointRequestPage,
-  PointRequestStatus,
   TransactionPage,
 } from '../../../common/points.ts';
 import { api } from '../../lib/api-client.ts';
@@ -14,13 +13,6 @@ import { meQueryKey, useMe } from '../auth/api.ts';
 
 export const CLIENT_PAGE_SIZE = 5;
 const requestsKey = ['client', 'point-requests'] as const;
-
-/** SPEC's client labels of a top-up request: Menunggu, approved, Ditolak. */
-export const CLIENT_POINT_REQUEST_LABELS: Record<PointRequestStatus, string> = {
-  pending: 'Menunggu',
-  approved: 'approved',
-  rejected: 'Ditolak',
-};
 
 export function useClientPointRequests(page: number) {
   return useQuery({

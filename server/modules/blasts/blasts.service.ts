@@ -14,6 +14,7 @@ import {
   type NumberStatus,
 } from '../../../common/blasts.ts';
 import type { PageQuery } from '../../../common/pagination.ts';
+import { formatNumber } from '../../../common/format.ts';
 import { analyzeNumbers, MAX_NUMBERS_PER_BLAST } from '../../../common/phone.ts';
 import {
   forUpdate,
@@ -284,7 +285,7 @@ export async function createBlast(
         userId,
         type: 'usage',
         delta: -count,
-        description: `Blast WhatsApp ke ${count} nomor`,
+        description: `Blast WhatsApp ke ${formatNumber(count)} nomor`,
         blastId: row.id,
       },
       (points) => `${BLAST_MESSAGES.notEnoughTitle}: ${BLAST_MESSAGES.notEnough(count, points)}`,

@@ -1,5 +1,6 @@
 // Top-up requests (client asks, admin decides) and the ledger as a list.
 import crypto from 'node:crypto';
+import { formatNumber, formatRupiah } from '../../../common/format.ts';
 import { computePrice } from '../../../common/pricing.ts';
 import type { PageQuery } from '../../../common/pagination.ts';
 import type {
@@ -25,8 +26,6 @@ import { conflict, HttpError, notFound } from '../../plugins/errors.ts';
 import { recordAudit } from '../audit/audit.service.ts';
 import { listTiers } from '../pricing/pricing.routes.ts';
 import { holdClient, movePoints } from './ledger.ts';
-
-const formatRupiah = (n: number) => `Rp${n.toLocaleString('id-ID')}`;
 
 export async function createPointRequest(
   database: DbHandle,
@@ -151,7 +150,7 @@ export async function decidePointRequest(
             userId: decided.user_id,
             type: 'topup',
             delta: decided.points_requested,
-            description: `Top up ${decided.points_requested} poin disetujui admin`,
+            description: `Top up ${formatNumber(decided.points_requested)} poin disetujui admin`,
             pointRequestId: id,
           })
         : { writes: [] };

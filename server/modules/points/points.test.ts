@@ -29,3 +29,24 @@ describe('POST /api/client/point-requests', () => {
     expect(most.body.points_requested).toBe(TOPUP_MAX_POINTS);
   });
 });
+
+describe('the ledger description of an approved top-up', () => {
+  it("writes the points as id-ID does: 'Top up 2.000 poin disetujui admin'", async () => {
+    const client = await server.createClient();
+    const request = await server.api('POST', '/api/client/point-requests', {
+      token: client.token,
+      body: { points_requested: 2000, amount_paid: 2000, payment_proof_url: null },
+    });
+    expect(request.status, JSON.stringify(request.body)).toBe(201);
+    const approve = await server.api(
+      'POST',
+      `/api/admin/point-requests/${request.body.id}/approve`,
+      { token: server.adminToken },
+    );
+    expect(approve.status, JSON.stringify(approve.body)).toBe(200);
+    const ledger = await server.api('GET', '/api/client/transactions', { token: client.token });
+    expect(ledger.body.items.map((entry: any) => entry.description)).toContain(
+      'Top up 2.000 poin disetujui admin',
+    );
+  });
+});

@@ -31,6 +31,7 @@ import { useAdminSettings, useSaveSettings } from '../../../features/settings/ad
 import { SavedQr } from '../../../features/settings/saved-qr.tsx';
 import { cn } from '../../../lib/cn.ts';
 import { failureText } from '../../../lib/api-client.ts';
+import { formatMegabytes } from '../../../lib/format.ts';
 import { useLoadErrorToast } from '../feedback.ts';
 
 const PaymentFormSchema = SettingsInputSchema.pick({
@@ -265,7 +266,7 @@ function SettingsForm({ settings }: { settings: Settings }) {
                     </Button>
                   </div>
                   <p className="text-xs text-muted-foreground">
-                    {file.name} ({(file.size / 1024 / 1024).toFixed(2)} MB)
+                    {file.name} ({formatMegabytes(file.size)})
                   </p>
                 </div>
               ) : hasSavedQr ? (

@@ -13,7 +13,7 @@ import { StatCard } from '../../../components/ui/stat-card.tsx';
 import { CLIENT_PAGE_SIZE, useClientBlasts } from '../../../features/blasts/client-api.ts';
 import { ClientBlastDetail } from '../../../features/blasts/client-blast-detail.tsx';
 import { BlastStatusBadge } from '../../../features/blasts/client-blast-status.tsx';
-import { formatDateTime, formatNumber } from '../../../lib/format.ts';
+import { formatDateTime, formatFigure, formatNumber } from '../../../lib/format.ts';
 import { useConsoleError } from '../../../lib/use-console-error.ts';
 
 const PREVIEW_LENGTH = 50;
@@ -128,19 +128,22 @@ export default function ClientBlastResultsPage() {
       <section aria-label="Ringkasan blast" className="grid gap-4 sm:grid-cols-3">
         <StatCard
           title="Menunggu"
-          value={formatNumber(summary?.pending ?? 0)}
+          value={formatFigure(summary?.pending)}
+          loading={blasts.isPending}
           icon={Clock}
           tone="warning"
         />
         <StatCard
           title="Selesai"
-          value={formatNumber(summary?.completed ?? 0)}
+          value={formatFigure(summary?.completed)}
+          loading={blasts.isPending}
           icon={CircleCheck}
           tone="primary"
         />
         <StatCard
           title="Total Blast"
-          value={formatNumber(summary?.total ?? 0)}
+          value={formatFigure(summary?.total)}
+          loading={blasts.isPending}
           icon={Layers}
           tone="neutral"
         />

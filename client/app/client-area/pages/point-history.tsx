@@ -13,7 +13,7 @@ import { DataTable, type DataTableColumn } from '../../../components/ui/data-tab
 import { EmptyState } from '../../../components/ui/empty-state.tsx';
 import { PageHeader } from '../../../components/ui/page-header.tsx';
 import { Pagination } from '../../../components/ui/pagination.tsx';
-import { StatCard } from '../../../components/ui/stat-card.tsx';
+import { LoadingFigure, StatCard } from '../../../components/ui/stat-card.tsx';
 import { useMe } from '../../../features/auth/api.ts';
 import {
   CLIENT_PAGE_SIZE,
@@ -21,7 +21,7 @@ import {
   useTransactions,
 } from '../../../features/points/client-api.ts';
 import { cn } from '../../../lib/cn.ts';
-import { formatDateTime, formatNumber } from '../../../lib/format.ts';
+import { formatDateTime, formatFigure, formatNumber } from '../../../lib/format.ts';
 import { useConsoleError } from '../../../lib/use-console-error.ts';
 
 const TYPE_VARIANT: Record<TransactionType, BadgeProps['variant']> = {
@@ -96,7 +96,8 @@ export default function PointHistoryPage() {
   useConsoleError(transactions.error, 'riwayat poin');
   const summary = transactions.data?.summary;
   useSyncBalance(summary?.current_points, transactions.dataUpdatedAt);
-  const balance = summary?.current_points ?? me.data?.points ?? 0;
+  // The shell's balance stands in until the ledger's own arrives; neither yet: a placeholder.
+  const balance = summary?.current_points ?? me.data?.points;
 
   return (
     <div className="grid grid-cols-1 gap-6">
@@ -113,7 +114,13 @@ export default function PointHistoryPage() {
         <div>
           <p className="text-sm text-white">Saldo Poin Saat Ini</p>
           <p className="text-3xl font-bold" data-history-balance="">
-            {formatNumber(balance)} poin
+            {balance !== undefined ? (
+              `${formatNumber(balance)} poin`
+            ) : transactions.isPending ? (
+              <LoadingFigure className="w-32 bg-white/25" />
+            ) : (
+              '-'
+            )}
           </p>
         </div>
       </section>
@@ -121,25 +128,29 @@ export default function PointHistoryPage() {
       <section aria-label="Ringkasan poin" className="grid gap-4 sm:grid-cols-2 xl:grid-cols-4">
         <StatCard
           title="Total Top Up"
-          value={formatNumber(summary?.total_topup ?? 0)}
+          value={formatFigure(summary?.total_topup)}
+          loading={transactions.isPending}
           icon={ArrowUpRight}
           tone="primary"
         />
         <StatCard
           title="Total Terpakai"
-          value={formatNumber(summary?.total_usage ?? 0)}
+          value={formatFigure(summary?.total_usage)}
+          loading={transactions.isPending}
           icon={ArrowDownRight}
           tone="destructive"
         />
         <StatCard
           title="Total Refund"
-          value={formatNumber(summary?.total_refund ?? 0)}
+          value={formatFigure(summary?.total_refund)}
+          loading={transactions.isPending}
           icon={RotateCcw}
           tone="warning"
         />
         <StatCard
           title="Jumlah Transaksi"
-          value={formatNumber(summary?.count ?? 0)}
+          value={formatFigure(summary?.count)}
+          loading={transactions.isPending}
           icon={Coins}
           tone="neutral"
         />

@@ -3,7 +3,11 @@
 import { CircleCheck, CircleX, Clock, Coins, ExternalLink, Receipt } from 'lucide-react';
 import { useState } from 'react';
 import { Link } from 'react-router';
-import type { PointRequest, PointRequestStatus } from '../../../../common/points.ts';
+import {
+  POINT_REQUEST_LABELS,
+  type PointRequest,
+  type PointRequestStatus,
+} from '../../../../common/points.ts';
 import { Badge, type BadgeProps } from '../../../components/ui/badge.tsx';
 import { Button } from '../../../components/ui/button.tsx';
 import { DataTable, type DataTableColumn } from '../../../components/ui/data-table.tsx';
@@ -11,12 +15,8 @@ import { EmptyState } from '../../../components/ui/empty-state.tsx';
 import { PageHeader } from '../../../components/ui/page-header.tsx';
 import { Pagination } from '../../../components/ui/pagination.tsx';
 import { StatCard } from '../../../components/ui/stat-card.tsx';
-import {
-  CLIENT_PAGE_SIZE,
-  CLIENT_POINT_REQUEST_LABELS,
-  useClientPointRequests,
-} from '../../../features/points/client-api.ts';
-import { formatDateTime, formatNumber, formatRupiah } from '../../../lib/format.ts';
+import { CLIENT_PAGE_SIZE, useClientPointRequests } from '../../../features/points/client-api.ts';
+import { formatDateTime, formatFigure, formatNumber, formatRupiah } from '../../../lib/format.ts';
 import { useConsoleError } from '../../../lib/use-console-error.ts';
 
 const STATUS_VARIANT: Record<PointRequestStatus, BadgeProps['variant']> = {
@@ -51,7 +51,7 @@ const columns: DataTableColumn<PointRequest>[] = [
     header: 'Status',
     cell: (request) => (
       <Badge variant={STATUS_VARIANT[request.status]} data-request-status={request.status}>
-        {CLIENT_POINT_REQUEST_LABELS[request.status]}
+        {POINT_REQUEST_LABELS[request.status]}
       </Badge>
     ),
   },
@@ -101,25 +101,29 @@ export default function TopupHistoryPage() {
       <section aria-label="Ringkasan top-up" className="grid gap-4 sm:grid-cols-2 xl:grid-cols-4">
         <StatCard
           title="Menunggu"
-          value={formatNumber(summary?.pending ?? 0)}
+          value={formatFigure(summary?.pending)}
+          loading={requests.isPending}
           icon={Clock}
           tone="warning"
         />
         <StatCard
           title="Disetujui"
-          value={formatNumber(summary?.approved ?? 0)}
+          value={formatFigure(summary?.approved)}
+          loading={requests.isPending}
           icon={CircleCheck}
           tone="primary"
         />
         <StatCard
           title="Ditolak"
-          value={formatNumber(summary?.rejected ?? 0)}
+          value={formatFigure(summary?.rejected)}
+          loading={requests.isPending}
           icon={CircleX}
           tone="destructive"
         />
         <StatCard
           title="Total Poin Disetujui"
-          value={formatNumber(summary?.approved_points ?? 0)}
+          value={formatFigure(summary?.approved_points)}
+          loading={requests.isPending}
           icon={Coins}
           tone="info"
         />

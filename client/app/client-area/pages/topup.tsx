@@ -89,7 +89,7 @@ export default function TopupPage() {
     try {
       await createRequest.mutateAsync(parsed.data);
       toastSuccess(
-        `Request top-up ${parsed.data.points_requested} poin berhasil dibuat. Menunggu approval admin.`,
+        `Request top-up ${formatNumber(parsed.data.points_requested)} poin berhasil dibuat. Menunggu approval admin.`,
         'Request Berhasil',
       );
       setPointsText('');

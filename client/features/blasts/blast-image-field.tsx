@@ -1,0 +1,211 @@
+// Form Blast's optional image: the picker, refused at once when not an image or over 5 MB; the
+// preview with name, size and remove. Focus follows the control that replaces the one used.
+import { ImageOff, ImagePlus, LoaderCircle, Trash2 } from 'lucide-react';
+import { useEffect, useState } from 'react';
+import { formatMegabytes } from '../../../common/format.ts';
+import {
+  IMAGE_SIZE_MESSAGE,
+  IMAGE_TYPE_MESSAGE,
+  MAX_IMAGE_BYTES,
+} from '../../../common/upload-rules.ts';
+import { Button } from '../../components/ui/button.tsx';
+import { toastError } from '../../components/ui/toast.ts';
+import { cn } from '../../lib/cn.ts';
+
+const INPUT_ID = 'blast-image';
+const REMOVE_ID = 'blast-image-remove';
+const ERROR_ID = 'blast-image-error';
+
+/** Why a chosen file cannot go with the blast, or null when it can. */
+function imageRefusal(file: File): string | null {
+  // accept="image/*" is only a hint to the file picker.
+  if (!file.type.startsWith('image/')) return IMAGE_TYPE_MESSAGE;
+  if (file.size > MAX_IMAGE_BYTES) return IMAGE_SIZE_MESSAGE;
+  return null;
+}
+
+/** Moves focus once React has drawn the control (the one used has just gone away). */
+const focusSoon = (id: string) => requestAnimationFrame(() => document.getElementById(id)?.focus());
+
+export interface BlastImageFieldProps {
+  image: File | null;
+  onImageChange: (image: File | null) => void;
+  /** True while the image itself is on its way (the first step of a submit). */
+  uploading: boolean;
+  disabled: boolean;
+}
+
+export function BlastImageField({
+  image,
+  onImageChange,
+  uploading,
+  disabled,
+}: BlastImageFieldProps) {
+  const [error, setError] = useState<string | null>(null);
+  const choose = (input: HTMLInputElement) => {
+    const file = input.files?.[0];
+    if (!file) return;
+    const refusal = imageRefusal(file);
+    if (refusal) {
+      // Refused before anything is sent; focus stays on the picker, which says why.
+      input.value = '';
+      setError(refusal);
+      return void toastError(refusal, 'Error Upload Gambar');
+    }
+    setError(null);
+    onImageChange(file);
+    focusSoon(REMOVE_ID);
+  };
+  const remove = () => {
+    onImageChange(null);
+    focusSoon(INPUT_ID);
+  };
+
+  return (
+    <div className="grid grid-cols-1 gap-2">
+      <p className="text-sm font-medium" id="blast-image-label">
+        Gambar (Opsional)
+      </p>
+      {image ? (
+        <ImagePreview image={image} uploading={uploading} disabled={disabled} onRemove={remove} />
+      ) : (
+        <div className="grid gap-2">
+          <input
+            id={INPUT_ID}
+            type="file"
+            accept="image/*"
+            className="peer sr-only"
+            aria-labelledby="blast-image-label"
+            aria-describedby={error ? `blast-image-hint ${ERROR_ID}` : 'blast-image-hint'}
+            aria-invalid={error ? true : undefined}
+            disabled={disabled}
+            onChange={(event) => choose(event.currentTarget)}
+          />
+          <label
+            htmlFor={INPUT_ID}
+            className={cn(
+              'flex cursor-pointer flex-col items-center gap-2 rounded-lg border-2 border-dashed border-input p-6 text-center transition-colors hover:border-primary hover:bg-primary-soft/40 peer-focus-visible:border-ring peer-focus-visible:ring-2 peer-focus-visible:ring-ring/30',
+              error && 'border-destructive',
+            )}
+          >
+            <ImagePlus aria-hidden className="size-8 text-muted-foreground" />
+            <span className="text-sm font-medium">Klik untuk memilih gambar</span>
+            <span id="blast-image-hint" className="text-xs text-muted-foreground">
+              PNG, JPG, GIF hingga 5MB
+            </span>
+          </label>
+          {error && (
+            <p id={ERROR_ID} className="text-xs font-medium text-destructive">
+              {error}
+            </p>
+          )}
+        </div>
+      )}
+    </div>
+  );
+}
+
+type PreviewState =
+  | { status: 'loading'; url: string | null }
+  | { status: 'ready'; url: string }
+  | { status: 'failed' };
+
+/**
+ * The image as a data URL, not a blob: URL, which the server's Content-Security-Policy (img-src)
+ * refuses. 'loading' while the file is read and decoded, 'failed' when it cannot be shown.
+ */
+function usePreview(image: File) {
+  const [preview, setPreview] = useState<PreviewState>({ status: 'loading', url: null });
+  useEffect(() => {
+    setPreview({ status: 'loading', url: null });
+    const reader = new FileReader();
+    reader.onload = () =>
+      setPreview(
+        typeof reader.result === 'string'
+          ? { status: 'loading', url: reader.result }
+          : { status: 'failed' },
+      );
+    reader.onerror = () => setPreview({ status: 'failed' });
+    reader.readAsDataURL(image);
+    return () => reader.abort();
+  }, [image]);
+  return [preview, setPreview] as const;
+}
+
+function ImagePreview({
+  image,
+  uploading,
+  disabled,
+  onRemove,
+}: {
+  image: File;
+  uploading: boolean;
+  disabled: boolean;
+  onRemove: () => void;
+}) {
+  const [preview, setPreview] = usePreview(image);
+  return (
+    <div
+      className="flex flex-col gap-3 rounded-lg border p-3 sm:flex-row sm:items-center"
+      data-image-preview=""
+      data-preview-status={uploading ? 'uploading' : preview.status}
+      aria-busy={preview.status === 'loading' || uploading || undefined}
+    >
+      <div className="relative grid h-40 w-full shrink-0 place-items-center overflow-hidden rounded-md bg-muted sm:w-40">
+        {preview.status === 'failed' ? (
+          <span className="grid justify-items-center gap-1 p-2 text-center text-xs text-muted-foreground">
+            <ImageOff aria-hidden className="size-6" />
+            Preview tidak dapat dimuat
+          </span>
+        ) : (
+          <>
+            {preview.status === 'loading' && (
+              <span className="grid justify-items-center gap-1 text-xs text-muted-foreground">
+                <LoaderCircle aria-hidden className="size-6 animate-spin" />
+                Memuat pratinjau...
+              </span>
+            )}
+            {'url' in preview && preview.url && (
+              <img
+                src={preview.url}
+                alt="Pratinjau gambar blast"
+                onLoad={() => setPreview({ status: 'ready', url: preview.url! })}
+                onError={() => setPreview({ status: 'failed' })}
+                className={cn(
+                  'absolute inset-0 size-full object-contain',
+                  preview.status === 'loading' && 'invisible',
+                )}
+              />
+            )}
+          </>
+        )}
+        {uploading && (
+          <span
+            role="status"
+            className="absolute inset-0 grid place-content-center justify-items-center gap-1 bg-background/80 text-xs font-medium"
+          >
+            <LoaderCircle aria-hidden className="size-6 animate-spin text-primary" />
+            Mengupload gambar...
+          </span>
+        )}
+      </div>
+      <div className="min-w-0 flex-1">
+        <p className="truncate text-sm font-medium" title={image.name}>
+          {image.name}
+        </p>
+        <p className="text-xs text-muted-foreground">{formatMegabytes(image.size)}</p>
+      </div>
+      <Button
+        id={REMOVE_ID}
+        variant="outline"
+        size="sm"
+        onClick={onRemove}
+        disabled={disabled}
+        className="self-start sm:self-center"
+      >
+        <Trash2 aria-hidden />
+        Hapus gambar
+      </Button>
+    </div>
+  );
+}

@@ -1,0 +1,79 @@
+// Sending a checked blast: the image first (a failed upload sends the blast without it, SPEC),
+// then one charge under one Idempotency-Key, a second submit in the same instant refused.
+import { useRef, useState } from 'react';
+import { toastError, toastSuccess } from '../../components/ui/toast.ts';
+import { errorMessage } from '../../lib/api-client.ts';
+import { newIdempotencyKey } from '../../lib/idempotency-key.ts';
+import { uploadBlastImage, useCreateBlast } from './client-api.ts';
+
+export interface BlastToSend {
+  message: string;
+  /** Normalised valid numbers, each once. */
+  numbers: string[];
+  /** Sent only when images are allowed. */
+  image: File | null;
+}
+
+export function useSendBlast() {
+  const createBlast = useCreateBlast();
+  const [sending, setSending] = useState(false);
+  // True only while the image itself is on its way (the first step of a send).
+  const [uploading, setUploading] = useState(false);
+  // Set synchronously, so a second click in the same instant is refused.
+  const sendingRef = useRef(false);
+
+  /** The image's URL, or why it was left out (the server's reason, or ''). */
+  const upload = async (image: File): Promise<{ url: string } | { dropped: string }> => {
+    setUploading(true);
+    try {
+      return { url: (await uploadBlastImage(image)).url };
+    } catch (failure) {
+      console.error('Upload gambar gagal:', failure);
+      toastError(
+        'Gagal mengupload gambar. Blast akan dikirim tanpa gambar.',
+        'Error Upload Gambar',
+      );
+      return { dropped: errorMessage(failure, '') };
+    } finally {
+      setUploading(false);
+    }
+  };
+
+  /** Sends the blast; true when it was created (its success toast shown). */
+  const send = async ({ message, numbers, image }: BlastToSend): Promise<boolean> => {
+    if (sendingRef.current) return false;
+    sendingRef.current = true;
+    setSending(true);
+    const idempotencyKey = newIdempotencyKey();
+    try {
+      const uploaded = image ? await upload(image) : null;
+      const imageUrl = uploaded && 'url' in uploaded ? uploaded.url : null;
+      const blast = await createBlast.mutateAsync({
+        input: { message, target_numbers: numbers, image_url: imageUrl },
+        idempotencyKey,
+      });
+      // One toast at a time: the success replaces the upload error, so it repeats that fact.
+      toastSuccess(
+        <>
+          <span className="block">
+            Blast request berhasil dibuat untuk {blast.total_numbers} nomor
+          </span>
+          {uploaded && 'dropped' in uploaded && (
+            <span className="block">
+              Gambar tidak ikut terkirim.{uploaded.dropped && ` ${uploaded.dropped}`}
+            </span>
+          )}
+        </>,
+      );
+      return true;
+    } catch (failure) {
+      toastError(errorMessage(failure, 'Gagal membuat blast request'));
+      return false;
+    } finally {
+      sendingRef.current = false;
+      setSending(false);
+    }
+  };
+
+  return { send, sending, uploading };
+}
