@@ -170,10 +170,11 @@ async function serveClient(app: App, clientDir: string) {
   }
   app.setNotFoundHandler((request, reply) => {
     // A screen's path (no file extension) is the app whatever the Accept header (curl, a link
-    // checker); a missing file is the app only for a browser asking for a page.
+    // checker); a missing file is the app only for a browser asking for a page. HEAD (uptime
+    // checks) answers as GET does, without the body (Node's HTTP server sends none for HEAD).
     const lastSegment = request.url.split('?', 1)[0]!.split('/').pop() ?? '';
     const wantsPage =
-      request.method === 'GET' &&
+      (request.method === 'GET' || request.method === 'HEAD') &&
       !request.url.startsWith('/api') &&
       !request.url.startsWith('/uploads/') &&
       (!lastSegment.includes('.') || (request.headers.accept ?? '').includes('text/html'));
