@@ -3,7 +3,9 @@ import { z } from './zod.ts';
 
 export * from './upload-rules.ts';
 
-const optionalText = z.string().trim().max(500).nullable().default(null);
+// An empty QR field (what a form without a QR sends) means no QR: it is stored as null.
+const emptyIsNull = (value: string | null) => value || null;
+const optionalText = z.string().trim().max(500).nullable().default(null).transform(emptyIsNull);
 
 export const SettingsInputSchema = z.strictObject({
   account_number: z.string().trim().min(1, 'Nomor rekening harus diisi').max(50),
@@ -15,11 +17,12 @@ export const SettingsInputSchema = z.strictObject({
     .string()
     .max(8_000_000)
     .regex(
-      /^data:image\/(png|jpeg|gif);base64,[A-Za-z0-9+/=]+$/,
+      /^(data:image\/(png|jpeg|gif);base64,[A-Za-z0-9+/=]+)?$/,
       'QR Code harus berupa data gambar',
     )
     .nullable()
-    .default(null),
+    .default(null)
+    .transform(emptyIsNull),
   allow_images: z.boolean().default(false),
 });
 export type SettingsInput = z.infer<typeof SettingsInputSchema>;
