@@ -16,8 +16,14 @@ const { app, context } = await buildApp(config);
 await app.listen({ port: config.port, host: config.host });
 context.log.info(listeningMessage(app.addresses()));
 
+// The same signal can come several times: Ctrl-C reaches every process of the terminal's group,
+// and each npm above the server forwards what it gets. The first starts closing; a repeat must
+// not end the process (a listener removed after one call would leave the default, which kills).
+let closing = false;
 for (const signal of ['SIGINT', 'SIGTERM'] as const) {
-  process.once(signal, () => {
+  process.on(signal, () => {
+    if (closing) return;
+    closing = true;
     app.close().then(
       () => process.exit(0),
       () => process.exit(1),

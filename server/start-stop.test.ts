@@ -31,7 +31,7 @@ const scripts = (
  * resolve from the repository's node_modules).
  */
 const npmRun =
-  (script: string): Launch =>
+  (script: string, group = false): Launch =>
   (bundle) => {
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'sebar-npm-'));
     fs.writeFileSync(
@@ -45,7 +45,7 @@ const npmRun =
     );
     fs.mkdirSync(path.join(dir, 'dist', 'server'), { recursive: true });
     fs.symlinkSync(bundle, path.join(dir, 'dist', 'server', 'main.js'));
-    return { command: 'npm', args: ['run', script], cwd: dir };
+    return { command: 'npm', args: ['run', script], cwd: dir, group };
   };
 
 const alive = (pid: number) => {
@@ -104,6 +104,20 @@ describe('starting and stopping the server through npm', () => {
     },
     60_000,
   );
+
+  it('closes cleanly on Ctrl-C in a terminal, which signals npm and the server at once', async () => {
+    const port = await freePort();
+    const server = spawnServer(database, port, { LOG_LEVEL: 'info' }, npmRun('start', true));
+    await waitHealthy(server);
+    const { pid } = startLine(server.output());
+    serverPids.push(pid);
+    // The terminal's SIGINT goes to the whole foreground group; each npm forwards it once more,
+    // so the server gets it three times: a repeat must not kill it halfway through closing.
+    process.kill(-server.child.pid!, 'SIGINT');
+    await server.exited;
+    expect(alive(pid)).toBe(false);
+    expect([server.child.exitCode, server.child.signalCode], server.output()).toEqual([0, null]);
+  });
 
   it('logs every address it listens on: the wildcard by default, one address when given', async () => {
     // HOST unset: the default binds every IPv4 interface.

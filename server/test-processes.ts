@@ -151,7 +151,13 @@ function serverBundle(): string {
 }
 
 /** How a server process is started, given the path of the production bundle. */
-export type Launch = (bundle: string) => { command: string; args: string[]; cwd: string };
+export type Launch = (bundle: string) => {
+  command: string;
+  args: string[];
+  cwd: string;
+  /** In a process group of its own, as a terminal starts a command (signal it with -pid). */
+  group?: boolean;
+};
 
 /** The production server (`node dist/server/main.js`) as an operator would start it. */
 const nodeBundle: Launch = (bundle) => ({
@@ -167,9 +173,10 @@ export function spawnServer(
   env: Record<string, string> = {},
   launch: Launch = nodeBundle,
 ): ChildServer {
-  const { command, args, cwd } = launch(serverBundle());
+  const { command, args, cwd, group = false } = launch(serverBundle());
   const child = spawn(command, args, {
     cwd,
+    detached: group,
     env: {
       ...process.env,
       ...database.env,
