@@ -66,13 +66,11 @@ const errorResponse = (status: number) => ({
   content: { 'application/json': { schema: ERROR_REF } },
 });
 
-type Transform = typeof jsonSchemaTransform;
-
 /** The zod transform of a route's schemas, then what every route shares. */
-const transform: Transform = (input) => {
+const transform: typeof jsonSchemaTransform = (input) => {
   const { schema, url } = jsonSchemaTransform(input);
-  const route = (input as unknown as { route: RouteOptions }).route;
-  if (!schema || schema.hide || !route) return { schema, url };
+  const { route } = input;
+  if (!schema || schema.hide) return { schema, url };
   const response: Record<string, unknown> = { ...(schema.response as object) };
   for (const status of errorStatuses(route)) response[status] = errorResponse(status);
   const documented: Record<string, unknown> = { ...schema, response };
