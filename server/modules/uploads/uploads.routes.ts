@@ -16,7 +16,7 @@ import { readSettings } from '../settings/settings.routes.ts';
 import { isUploadName, storeImage, toDataUrl, UPLOAD_PATH } from './uploads.service.ts';
 
 const tags = ['uploads'];
-const FILE_RULES = 'Gambar PNG, JPG atau GIF, maksimal 5 MB';
+const FILE_RULES = `Gambar PNG, JPG atau GIF, maksimal ${MAX_IMAGE_BYTES / 1024 / 1024} MB`;
 /** The one file each upload form carries, as the API document describes it. */
 const IMAGE_UPLOAD = { field: 'image', description: FILE_RULES };
 const QR_UPLOAD = { field: 'file', description: `QR Code pembayaran: ${FILE_RULES}` };
