@@ -17,7 +17,12 @@ import {
   type ProcessDatabase,
 } from './test-processes.ts';
 
-afterAll(stopChildren);
+/** The npm projects made for the runs, removed at the end. */
+const projects: string[] = [];
+afterAll(async () => {
+  await stopChildren();
+  for (const dir of projects) fs.rmSync(dir, { recursive: true, force: true });
+});
 
 const scripts = (
   JSON.parse(fs.readFileSync(path.join(REPO_ROOT, 'package.json'), 'utf8')) as {
@@ -34,6 +39,7 @@ const npmRun =
   (script: string, group = false): Launch =>
   (bundle) => {
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'sebar-npm-'));
+    projects.push(dir);
     fs.writeFileSync(
       path.join(dir, 'package.json'),
       JSON.stringify({
