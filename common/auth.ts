@@ -1,5 +1,6 @@
 // Sign-in payload and the user as the server presents it.
 import { LOGIN_MESSAGES } from './login-rules.ts';
+import { requiredText } from './text.ts';
 import { z } from './zod.ts';
 
 export const ROLES = ['super_admin', 'client'] as const;
@@ -8,7 +9,7 @@ export const MIN_PASSWORD_LENGTH = 6;
 export const MAX_PASSWORD_LENGTH = 128;
 
 export const LoginSchema = z.strictObject({
-  email: z.string().trim().min(1, LOGIN_MESSAGES.email).max(254),
+  email: requiredText(254, LOGIN_MESSAGES.email),
   password: z.string().min(1, LOGIN_MESSAGES.password).max(MAX_PASSWORD_LENGTH),
 });
 export type Login = z.infer<typeof LoginSchema>;

@@ -1,4 +1,5 @@
 // Blast requests: the client's payload, the admin's results and per-number statuses.
+import { NOT_BLANK } from './text.ts';
 import { z } from './zod.ts';
 import { MAX_NUMBERS_PER_BLAST } from './phone.ts';
 import { pageSchema } from './pagination.ts';
@@ -15,9 +16,9 @@ export * from './blast-rules.ts';
 export const CreateBlastSchema = z.strictObject({
   message: z
     .string(BLAST_MESSAGES.emptyMessage)
-    .trim()
-    .min(1, BLAST_MESSAGES.emptyMessage)
-    .max(MAX_MESSAGE_LENGTH, `Pesan maksimal ${MAX_MESSAGE_LENGTH} karakter`),
+    .max(MAX_MESSAGE_LENGTH, `Pesan maksimal ${MAX_MESSAGE_LENGTH} karakter`)
+    .regex(NOT_BLANK, BLAST_MESSAGES.emptyMessage)
+    .trim(),
   // No length cap per entry: an overlong entry is one more invalid number (SPEC's message counts
   // it); the 1 MB body limit bounds the work.
   target_numbers: z

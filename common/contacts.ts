@@ -1,4 +1,5 @@
 // Admin contacts shown to clients.
+import { requiredText } from './text.ts';
 import { z } from './zod.ts';
 
 export const CONTACT_PLATFORMS = [
@@ -11,7 +12,7 @@ export const CONTACT_PLATFORMS = [
 
 export const ContactInputSchema = z.strictObject({
   platform: z.enum(CONTACT_PLATFORMS, 'Platform harus dipilih'),
-  value: z.string().trim().min(1, 'Kontak harus diisi').max(200),
+  value: requiredText(200, 'Kontak harus diisi'),
   is_active: z.boolean().default(true),
 });
 export type ContactInput = z.infer<typeof ContactInputSchema>;

@@ -1,11 +1,12 @@
 // The administrator's notepad.
+import { requiredText } from './text.ts';
 import { z } from './zod.ts';
 
 export const NOTE_REQUIRED_MESSAGE = 'Judul dan konten catatan harus diisi';
 
 export const NoteInputSchema = z.strictObject({
-  title: z.string().trim().min(1, NOTE_REQUIRED_MESSAGE).max(200),
-  content: z.string().trim().min(1, NOTE_REQUIRED_MESSAGE).max(20_000),
+  title: requiredText(200, NOTE_REQUIRED_MESSAGE),
+  content: requiredText(20_000, NOTE_REQUIRED_MESSAGE),
 });
 export type NoteInput = z.infer<typeof NoteInputSchema>;
 

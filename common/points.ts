@@ -1,4 +1,5 @@
 // Top-up requests and the points ledger as clients and admins see them.
+import { text } from './text.ts';
 import { z } from './zod.ts';
 import { pageSchema } from './pagination.ts';
 
@@ -37,10 +38,7 @@ export const CreatePointRequestSchema = z.strictObject({
     .min(1, TOPUP_POSITIVE_MESSAGE)
     .max(TOPUP_MAX_POINTS, TOPUP_MAX_MESSAGE),
   amount_paid: z.number(TOPUP_REQUIRED_MESSAGE).min(0).max(1e12),
-  payment_proof_url: z
-    .string()
-    .trim()
-    .max(2000, 'URL bukti transfer terlalu panjang')
+  payment_proof_url: text(2000, 'URL bukti transfer terlalu panjang')
     .refine((v) => v === '' || /^https?:\/\/\S+$/i.test(v), {
       message: 'URL bukti transfer harus diawali http:// atau https://',
     })

@@ -1,9 +1,10 @@
 // Price tiers and the top-up price rule of SPEC section 5.
+import { requiredText } from './text.ts';
 import { z } from './zod.ts';
 
 export const PricingTierInputSchema = z
   .strictObject({
-    tier_name: z.string().trim().min(1, 'Nama tier harus diisi').max(100),
+    tier_name: requiredText(100, 'Nama tier harus diisi'),
     min_points: z
       .int('Minimum poin harus bilangan bulat')
       .min(1, 'Minimum poin minimal 1')

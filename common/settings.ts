@@ -1,25 +1,29 @@
 // Payment settings (single record) and the upload rules.
+import { requiredText, text } from './text.ts';
 import { z } from './zod.ts';
 
 export * from './upload-rules.ts';
 
-const optionalText = z.string().trim().max(500).nullable().default(null);
+// An empty QR field (what a form without a QR sends) means no QR: it is stored as null.
+const emptyIsNull = (value: string | null) => value || null;
+const optionalText = text(500).nullable().default(null).transform(emptyIsNull);
 
 export const SettingsInputSchema = z.strictObject({
-  account_number: z.string().trim().min(1, 'Nomor rekening harus diisi').max(50),
-  account_name: z.string().trim().min(1, 'Nama pemilik rekening harus diisi').max(100),
-  bank_name: z.string().trim().min(1, 'Nama bank harus diisi').max(100),
+  account_number: requiredText(50, 'Nomor rekening harus diisi'),
+  account_name: requiredText(100, 'Nama pemilik rekening harus diisi'),
+  bank_name: requiredText(100, 'Nama bank harus diisi'),
   barcode_url: optionalText,
   qr_code_file: optionalText,
   qr_data_url: z
     .string()
     .max(8_000_000)
     .regex(
-      /^data:image\/(png|jpeg|gif);base64,[A-Za-z0-9+/=]+$/,
+      /^(data:image\/(png|jpeg|gif);base64,[A-Za-z0-9+/=]+)?$/,
       'QR Code harus berupa data gambar',
     )
     .nullable()
-    .default(null),
+    .default(null)
+    .transform(emptyIsNull),
   allow_images: z.boolean().default(false),
 });
 export type SettingsInput = z.infer<typeof SettingsInputSchema>;

@@ -1,20 +1,13 @@
 // Client accounts as the administrator manages them.
+import { requiredText } from './text.ts';
 import { z } from './zod.ts';
 import { MAX_PASSWORD_LENGTH, MIN_PASSWORD_LENGTH, UserSchema } from './auth.ts';
 import { pageSchema } from './pagination.ts';
 import { MAX_BALANCE, MAX_BALANCE_MESSAGE } from './points.ts';
 
-const username = z
-  .string()
-  .trim()
-  .min(1, 'Username harus diisi')
-  .max(50, 'Username maksimal 50 karakter');
+const username = requiredText(50, 'Username harus diisi', 'Username maksimal 50 karakter');
 // Trimmed before its format is checked: a pasted address with a space around it is still valid.
-const email = z
-  .string()
-  .trim()
-  .min(1, { error: 'Email harus diisi', abort: true })
-  .max(254, 'Email maksimal 254 karakter')
+const email = requiredText(254, 'Email harus diisi', 'Email maksimal 254 karakter')
   .pipe(z.email('Format email tidak valid'))
   .meta({ format: 'email' }); // the API document shows the input's schema, where the pipe has none
 const password = z

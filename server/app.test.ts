@@ -1,5 +1,8 @@
-// The server as a whole: the placeholder page without a client build, and the OpenAPI document
-// listing every /api route.
+// The server as a whole: the placeholder page without a client build, the built app's pages to
+// GET and HEAD, and the OpenAPI document listing every /api route.
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startServer, type TestServer } from './test-helpers.ts';
 
@@ -31,6 +34,15 @@ describe('the server', () => {
     const api = await server.api('GET', '/api/tidak-ada', { headers: { accept: 'text/html' } });
     expect(api.status).toBe(404);
     expect(api.body).toEqual({ detail: 'Tidak ditemukan' });
+  });
+
+  it('answers HEAD on the placeholder page as GET, without a body', async () => {
+    for (const path of ['/', '/login']) {
+      const head = await fetch(`${server.url}${path}`, { method: 'HEAD' });
+      expect(head.status, path).toBe(200);
+      expect(head.headers.get('content-type'), path).toContain('text/html');
+      expect(await head.text()).toBe('');
+    }
   });
 
   it('answers health with a database round trip', async () => {
@@ -98,6 +110,64 @@ describe('the server', () => {
       'GET /api/client/transactions',
     ]) {
       expect(documented, call).toContain(call);
+    }
+  });
+});
+
+describe('a built client', () => {
+  // The app as `npm run build` leaves it: the page, and one asset with its compressed copies.
+  const clientDir = fs.mkdtempSync(path.join(os.tmpdir(), 'sebar-client-'));
+  let built: TestServer;
+  beforeAll(async () => {
+    fs.writeFileSync(
+      path.join(clientDir, 'index.html'),
+      '<!doctype html><html lang="id"><head><title>Sebar</title></head><body><div id="root"></div></body></html>',
+    );
+    fs.mkdirSync(path.join(clientDir, 'assets'));
+    fs.writeFileSync(path.join(clientDir, 'assets', 'app.js'), 'console.log("sebar");');
+    built = await startServer({ clientDir });
+  });
+  afterAll(async () => {
+    await built?.close();
+    fs.rmSync(clientDir, { recursive: true, force: true });
+  });
+
+  // Uptime checks ask with HEAD: every page the app has, the shared ones and each shell's.
+  const pages = [
+    '/',
+    '/login',
+    '/blast-form',
+    '/topup',
+    '/topup-history',
+    '/point-history',
+    '/blast-results',
+    '/users',
+    '/settings',
+    '/point-requests?page=2',
+    '/assets/app.js',
+  ];
+
+  it('answers HEAD on every page as GET does, with no body', async () => {
+    for (const page of pages) {
+      const get = await fetch(`${built.url}${page}`);
+      const head = await fetch(`${built.url}${page}`, { method: 'HEAD' });
+      expect(get.status, `GET ${page}`).toBe(200);
+      expect(head.status, `HEAD ${page}`).toBe(200);
+      expect(head.headers.get('content-type'), page).toBe(get.headers.get('content-type'));
+      expect(head.headers.get('content-length'), page).toBe(
+        String(Buffer.byteLength(await get.text())),
+      );
+      expect(await head.text(), page).toBe('');
+    }
+  });
+
+  it('answers HEAD with 404 where GET answers 404', async () => {
+    for (const missing of ['/api/tidak-ada', '/api/admin/tidak-ada', '/assets/tidak-ada.js']) {
+      const get = await fetch(`${built.url}${missing}`);
+      const head = await fetch(`${built.url}${missing}`, { method: 'HEAD' });
+      expect(get.status, `GET ${missing}`).toBe(404);
+      expect(head.status, `HEAD ${missing}`).toBe(404);
+      expect(head.headers.get('content-type'), missing).toContain('application/json');
     }
   });
 });

@@ -2,13 +2,8 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import fastifyStatic from '@fastify/static';
-import fastifySwagger from '@fastify/swagger';
 import Fastify from 'fastify';
-import {
-  jsonSchemaTransform,
-  validatorCompiler,
-  type ZodTypeProvider,
-} from 'fastify-type-provider-zod';
+import { validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
 import type { App, AppContext } from './app-context.ts';
 import type { Config } from './config.ts';
 import { openDatabase, type DbHandle } from './db/connection.ts';
@@ -32,6 +27,7 @@ import { usersRoutes } from './modules/users/users.routes.ts';
 import { AccessLog, createLog } from './plugins/access-log.ts';
 import { createTokens, loadJwtKey, LoginLimiter, registerAuth } from './plugins/auth.ts';
 import { clientErrors, frameworkErrors, registerErrorHandling } from './plugins/errors.ts';
+import { registerOpenApi } from './plugins/openapi.ts';
 import { registerRateLimit } from './plugins/rate-limit.ts';
 import { inlineScriptHashes, registerSecurityHeaders } from './plugins/security-headers.ts';
 import { serializerCompiler } from './plugins/serializer.ts';
@@ -120,18 +116,7 @@ export async function buildApp(
     inlineScriptHashes(fs.existsSync(page) ? fs.readFileSync(page, 'utf8') : ''),
   );
   if (config.userRateLimit > 0) registerRateLimit(app, config.userRateLimit);
-  await app.register(fastifySwagger, {
-    openapi: {
-      info: {
-        title: 'Sebar API',
-        version: '1.0.0',
-        description: 'Layanan WhatsApp blast berbasis poin',
-      },
-      components: { securitySchemes: { bearer: { type: 'http', scheme: 'bearer' } } },
-      security: [{ bearer: [] }],
-    },
-    transform: jsonSchemaTransform,
-  });
+  await registerOpenApi(app);
   registerErrorHandling(app, log);
   registerAuth(app, tokens);
   for (const register of MODULES) register(app, context);
@@ -170,10 +155,11 @@ async function serveClient(app: App, clientDir: string) {
   }
   app.setNotFoundHandler((request, reply) => {
     // A screen's path (no file extension) is the app whatever the Accept header (curl, a link
-    // checker); a missing file is the app only for a browser asking for a page.
+    // checker); a missing file is the app only for a browser asking for a page. HEAD (uptime
+    // checks) answers as GET does, without the body (Node's HTTP server sends none for HEAD).
     const lastSegment = request.url.split('?', 1)[0]!.split('/').pop() ?? '';
     const wantsPage =
-      request.method === 'GET' &&
+      (request.method === 'GET' || request.method === 'HEAD') &&
       !request.url.startsWith('/api') &&
       !request.url.startsWith('/uploads/') &&
       (!lastSegment.includes('.') || (request.headers.accept ?? '').includes('text/html'));

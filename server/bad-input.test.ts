@@ -1,11 +1,13 @@
 // Bad input on every registered route: generated bodies, query strings, path parameters and
 // headers (wrong types, huge strings and numbers, NaN, nested junk, invalid UTF-8, malformed
 // JSON, wrong content types, bodies over the limit). Never a 5xx, never a stack trace or SQL in
-// the answer, and the database is unchanged after every answer that is not a success.
+// the answer, and the database is unchanged after every answer that is not a success. Every
+// answer of an /api route is one the API document declares for it, in the declared shape.
 import crypto from 'node:crypto';
 import fc from 'fast-check';
 import { afterAll, describe, expect, it } from 'vitest';
 import { engine, startServer } from './test-helpers.ts';
+import { answerChecker } from './test-openapi.ts';
 import { exampleBody, pathFor, seedFixtures } from './test-routes.ts';
 import { snapshot, counts, type Snapshot } from './test-snapshot.ts';
 
@@ -21,6 +23,7 @@ const server = await startServer({
   login: { windowMs: 60_000, maxPerIp: 1e9, maxPerAccount: 1e9 },
 });
 const fx = await seedFixtures(server);
+const documented = answerChecker((await server.api('GET', '/api/docs')).body);
 afterAll(() => server.close());
 
 /** Registered routes, the ones that delete last so the others meet real objects. */
@@ -356,6 +359,12 @@ async function check(method: string, url: string, access: string | undefined, in
   statuses.set(answer.status, (statuses.get(answer.status) ?? 0) + 1);
   const where = `${method} ${input.path}${input.query} -> ${answer.status} ${answer.text.slice(0, 300)}`;
   expect(answer.status, where).toBeLessThan(500);
+  if (url.startsWith('/api/') && url !== '/api/docs') {
+    const body = answer.type?.startsWith('application/json')
+      ? JSON.parse(answer.text)
+      : answer.text;
+    expect(documented(method, url, answer.status, body), where).toBeNull();
+  }
   const ok = answer.status >= 200 && answer.status < 300;
   if (!ok) {
     for (const leak of LEAKS) expect(answer.text, where).not.toMatch(leak);

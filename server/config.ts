@@ -27,7 +27,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   };
   return {
     port: num('PORT', 8000),
-    host: env.HOST ?? '0.0.0.0',
+    host: env.HOST || '0.0.0.0',
     databaseUrl: env.DATABASE_URL || null,
     databaseSchema: env.DATABASE_SCHEMA || null,
     dataDir: path.resolve(env.SEBAR_DATA_DIR ?? 'data'),

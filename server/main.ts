@@ -2,6 +2,7 @@
 import v8 from 'node:v8';
 import { buildApp } from './app.ts';
 import { loadConfig } from './config.ts';
+import { listeningMessage } from './listening.ts';
 
 // V8 lets the old generation grow to about twice what survived its last full collection before
 // it collects again; under blast load every in-flight request's data survives into it (requests
@@ -11,12 +12,18 @@ v8.setFlagsFromString('--heap-growing-percent=35');
 
 const config = loadConfig();
 const { app, context } = await buildApp(config);
-context.log.info(
-  `Server listening at ${await app.listen({ port: config.port, host: config.host })}`,
-);
+// Fastify's answer names one reachable address (127.0.0.1 for 0.0.0.0): the log says them all.
+await app.listen({ port: config.port, host: config.host });
+context.log.info(listeningMessage(app.addresses()));
 
+// The same signal can come several times: Ctrl-C reaches every process of the terminal's group,
+// and each npm above the server forwards what it gets. The first starts closing; a repeat must
+// not end the process (a listener removed after one call would leave the default, which kills).
+let closing = false;
 for (const signal of ['SIGINT', 'SIGTERM'] as const) {
-  process.once(signal, () => {
+  process.on(signal, () => {
+    if (closing) return;
+    closing = true;
     app.close().then(
       () => process.exit(0),
       () => process.exit(1),

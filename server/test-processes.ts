@@ -150,14 +150,33 @@ function serverBundle(): string {
   return bundle;
 }
 
-/** Spawns the production server (`node dist/server/main.js`) as an operator would start it. */
+/** How a server process is started, given the path of the production bundle. */
+export type Launch = (bundle: string) => {
+  command: string;
+  args: string[];
+  cwd: string;
+  /** In a process group of its own, as a terminal starts a command (signal it with -pid). */
+  group?: boolean;
+};
+
+/** The production server (`node dist/server/main.js`) as an operator would start it. */
+const nodeBundle: Launch = (bundle) => ({
+  command: process.execPath,
+  args: [bundle],
+  cwd: REPO_ROOT,
+});
+
+/** Spawns the production server (by default `node dist/server/main.js`, or as `launch` says). */
 export function spawnServer(
   database: ProcessDatabase,
   port: number,
   env: Record<string, string> = {},
+  launch: Launch = nodeBundle,
 ): ChildServer {
-  const child = spawn(process.execPath, [serverBundle()], {
-    cwd: REPO_ROOT,
+  const { command, args, cwd, group = false } = launch(serverBundle());
+  const child = spawn(command, args, {
+    cwd,
+    detached: group,
     env: {
       ...process.env,
       ...database.env,

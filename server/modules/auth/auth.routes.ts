@@ -1,5 +1,5 @@
 // Sign-in and the signed-in user.
-import { LoginResponseSchema, LoginSchema, UserSchema } from '../../../common/auth.ts';
+import { ErrorSchema, LoginResponseSchema, LoginSchema, UserSchema } from '../../../common/auth.ts';
 import type { App, AppContext } from '../../app-context.ts';
 import { currentUser, hashPassword, verifyPassword } from '../../plugins/auth.ts';
 import { HttpError } from '../../plugins/errors.ts';
@@ -16,7 +16,12 @@ export function authRoutes(app: App, { database, tokens, loginLimiter }: AppCont
     '/api/auth/login',
     {
       config: { access: 'public' },
-      schema: { tags: ['auth'], body: LoginSchema, response: { 200: LoginResponseSchema } },
+      schema: {
+        tags: ['auth'],
+        body: LoginSchema,
+        // Wrong email or password, and an inactive account (the API document lists them).
+        response: { 200: LoginResponseSchema, 401: ErrorSchema, 403: ErrorSchema },
+      },
     },
     async (request) => {
       const email = request.body.email.trim().toLowerCase();

@@ -65,6 +65,45 @@ describe('settings', () => {
     expect(off.body.qr_data_url).toBeNull();
   });
 
+  it('takes empty QR fields, as a form without a QR sends them, as no QR', async () => {
+    const qr = 'data:image/png;base64,iVBORw0KGgo=';
+    const withQr = await server.api('POST', '/api/admin/settings', {
+      token: admin,
+      body: {
+        ...VALID,
+        qr_data_url: qr,
+        qr_code_file: '/uploads/x.png',
+        barcode_url: '/uploads/x.png',
+      },
+    });
+    expect(withQr.status).toBe(200);
+    for (const empty of ['', '   ']) {
+      const answer = await server.api('POST', '/api/admin/settings', {
+        token: admin,
+        body: {
+          ...VALID,
+          barcode_url: empty,
+          qr_code_file: empty,
+          qr_data_url: '',
+          allow_images: true,
+        },
+      });
+      expect(answer.status, JSON.stringify(answer.body)).toBe(200);
+      expect(answer.body).toEqual({ ...VALID, allow_images: true });
+      const seen = await server.api('GET', '/api/public/settings', { token: client });
+      expect(seen.body).toEqual(answer.body);
+    }
+    // Text that is not an image is still refused, and changes nothing.
+    await expectUnchanged(server.database.db, async () => {
+      const bad = await server.api('POST', '/api/admin/settings', {
+        token: admin,
+        body: { ...VALID, qr_data_url: ' ' },
+      });
+      expectCleanError(bad, 422);
+      expect(bad.body.detail).toBe('QR Code harus berupa data gambar');
+    });
+  });
+
   it('requires account number, account name and bank name, with Indonesian messages', async () => {
     await expectUnchanged(server.database.db, async () => {
       for (const [field, detail] of [

@@ -16,6 +16,10 @@ import { readSettings } from '../settings/settings.routes.ts';
 import { isUploadName, storeImage, toDataUrl, UPLOAD_PATH } from './uploads.service.ts';
 
 const tags = ['uploads'];
+const FILE_RULES = `Gambar PNG, JPG atau GIF, maksimal ${MAX_IMAGE_BYTES / 1024 / 1024} MB`;
+/** The one file each upload form carries, as the API document describes it. */
+const IMAGE_UPLOAD = { field: 'image', description: FILE_RULES };
+const QR_UPLOAD = { field: 'file', description: `QR Code pembayaran: ${FILE_RULES}` };
 
 /** The one file of the form, sent as `field`; every part is read, so a second file is noticed. */
 async function readFile(request: FastifyRequest, field: string): Promise<Buffer> {
@@ -63,14 +67,14 @@ function receiveRoutes(app: App, { database, files: store }: AppContext) {
   app.post(
     '/api/upload/image',
     {
-      config: { access: 'user' },
-      schema: { tags, consumes: ['multipart/form-data'], response: { 200: ImageUploadSchema } },
+      config: { access: 'user', upload: IMAGE_UPLOAD },
+      schema: { tags, response: { 200: ImageUploadSchema } },
     },
     async (request) => {
       const row = await storeImage(
         database,
         store,
-        await readFile(request, 'image'),
+        await readFile(request, IMAGE_UPLOAD.field),
         'image',
         currentUser(request).id,
       );
@@ -81,11 +85,11 @@ function receiveRoutes(app: App, { database, files: store }: AppContext) {
   app.post(
     '/api/admin/upload-qr',
     {
-      config: { access: 'admin' },
-      schema: { tags, consumes: ['multipart/form-data'], response: { 200: QrUploadSchema } },
+      config: { access: 'admin', upload: QR_UPLOAD },
+      schema: { tags, response: { 200: QrUploadSchema } },
     },
     async (request) => {
-      const bytes = await readFile(request, 'file');
+      const bytes = await readFile(request, QR_UPLOAD.field);
       const row = await storeImage(database, store, bytes, 'qr', currentUser(request).id);
       const stored = await store.get(row.name);
       return {

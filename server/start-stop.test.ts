@@ -1,0 +1,180 @@
+// `npm start` and `npm run serve` as an operator runs them: the start line names where the
+// server really listens, and a signal to the npm process stops the server, leaving none behind.
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { listeningMessage } from './listening.ts';
+import {
+  freePort,
+  processDatabase,
+  REPO_ROOT,
+  send,
+  spawnServer,
+  stopChildren,
+  waitHealthy,
+  type Launch,
+  type ProcessDatabase,
+} from './test-processes.ts';
+
+/** The npm projects made for the runs, removed at the end. */
+const projects: string[] = [];
+afterAll(async () => {
+  await stopChildren();
+  for (const dir of projects) fs.rmSync(dir, { recursive: true, force: true });
+});
+
+const scripts = (
+  JSON.parse(fs.readFileSync(path.join(REPO_ROOT, 'package.json'), 'utf8')) as {
+    scripts: Record<string, string>;
+  }
+).scripts;
+
+/**
+ * A project with package.json's own `start` and `serve` scripts whose build is done: the test's
+ * bundle of the current source stands as dist/server/main.js (a link, so its native addons still
+ * resolve from the repository's node_modules).
+ */
+const npmRun =
+  (script: string, group = false): Launch =>
+  (bundle) => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'sebar-npm-'));
+    projects.push(dir);
+    fs.writeFileSync(
+      path.join(dir, 'package.json'),
+      JSON.stringify({
+        name: 'sebar-start-test',
+        private: true,
+        type: 'module',
+        scripts: { build: 'true', start: scripts.start, serve: scripts.serve },
+      }),
+    );
+    fs.mkdirSync(path.join(dir, 'dist', 'server'), { recursive: true });
+    fs.symlinkSync(bundle, path.join(dir, 'dist', 'server', 'main.js'));
+    return { command: 'npm', args: ['run', script], cwd: dir, group };
+  };
+
+const alive = (pid: number) => {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+};
+
+/** The server's start line (pino JSON) from what the processes printed. */
+function startLine(output: string): { msg: string; pid: number } {
+  const line = output.split('\n').find((text) => text.includes('Server listening'));
+  if (!line) throw new Error(`no start line in:\n${output}`);
+  return JSON.parse(line) as { msg: string; pid: number };
+}
+
+describe('starting and stopping the server through npm', () => {
+  let database: ProcessDatabase;
+  const serverPids: number[] = [];
+  beforeAll(async () => {
+    database = await processDatabase();
+  });
+  afterAll(() => database?.drop());
+  // A server a failed test left running is ended here, by its own process id.
+  afterEach(() => {
+    for (const pid of serverPids.splice(0)) if (alive(pid)) process.kill(pid, 'SIGKILL');
+  });
+
+  it.each([
+    ['start', 'SIGTERM'],
+    ['start', 'SIGINT'],
+    ['serve', 'SIGTERM'],
+  ] as const)(
+    '`npm run %s` stops the server on %s sent to npm',
+    async (script, signal) => {
+      const port = await freePort();
+      const server = spawnServer(database, port, { LOG_LEVEL: 'info' }, npmRun(script));
+      await waitHealthy(server);
+      const { pid } = startLine(server.output());
+      serverPids.push(pid);
+      expect(pid).not.toBe(server.child.pid);
+
+      server.child.kill(signal);
+      const stopped = await Promise.race([
+        server.exited.then(() => true),
+        new Promise<false>((resolve) => setTimeout(() => resolve(false), 10_000)),
+      ]);
+      expect(stopped, `npm did not exit on ${signal}`).toBe(true);
+      // npm waits for the server to close before it exits itself.
+      expect(alive(pid), `server process ${pid} still running`).toBe(false);
+      const after = await send({ url: server.url, method: 'GET', path: '/api/health' }, 2000);
+      expect(after.status).toBe(0);
+      expect(after.error).toBe('ECONNREFUSED');
+    },
+    60_000,
+  );
+
+  it('closes cleanly on Ctrl-C in a terminal, which signals npm and the server at once', async () => {
+    const port = await freePort();
+    const server = spawnServer(database, port, { LOG_LEVEL: 'info' }, npmRun('start', true));
+    await waitHealthy(server);
+    const { pid } = startLine(server.output());
+    serverPids.push(pid);
+    // The terminal's SIGINT goes to the whole foreground group; each npm forwards it once more,
+    // so the server gets it three times: a repeat must not kill it halfway through closing.
+    process.kill(-server.child.pid!, 'SIGINT');
+    await server.exited;
+    expect(alive(pid)).toBe(false);
+    expect([server.child.exitCode, server.child.signalCode], server.output()).toEqual([0, null]);
+  });
+
+  it('logs every address it listens on: the wildcard by default, one address when given', async () => {
+    // HOST unset: the default binds every IPv4 interface.
+    const port = await freePort();
+    const wildcard = spawnServer(database, port, { LOG_LEVEL: 'info', HOST: '' }, npmRun('serve'));
+    await waitHealthy(wildcard);
+    const everywhere = startLine(wildcard.output());
+    serverPids.push(everywhere.pid);
+    expect(everywhere.msg).toBe(listeningMessage([{ address: '0.0.0.0', family: 'IPv4', port }]));
+    expect(everywhere.msg).toContain(`0.0.0.0:${port} (every IPv4 interface: `);
+    expect(everywhere.msg).toContain(`http://127.0.0.1:${port}`);
+    await wildcard.kill('SIGTERM');
+
+    const one = spawnServer(database, port, { LOG_LEVEL: 'info', HOST: '127.0.0.1' });
+    await waitHealthy(one);
+    expect(startLine(one.output()).msg).toBe(`Server listening on http://127.0.0.1:${port}`);
+    await one.kill('SIGTERM');
+  });
+});
+
+describe('listeningMessage', () => {
+  const interfaces = {
+    lo: [
+      { address: '127.0.0.1', family: 'IPv4' },
+      { address: '::1', family: 'IPv6' },
+    ],
+    eth0: [
+      { address: '192.0.2.2', family: 'IPv4' },
+      { address: 'fd00::2', family: 'IPv6' },
+      { address: 'fe80::1', family: 'IPv6' },
+    ],
+  } as unknown as NodeJS.Dict<os.NetworkInterfaceInfo[]>;
+
+  it('names a wildcard and the interface addresses it reaches', () => {
+    expect(listeningMessage([{ address: '0.0.0.0', family: 'IPv4', port: 8000 }], interfaces)).toBe(
+      'Server listening on 0.0.0.0:8000 (every IPv4 interface: http://127.0.0.1:8000, http://192.0.2.2:8000)',
+    );
+    expect(listeningMessage([{ address: '::', family: 'IPv6', port: 8000 }], interfaces)).toBe(
+      'Server listening on [::]:8000 (every interface: http://127.0.0.1:8000, http://[::1]:8000, http://192.0.2.2:8000, http://[fd00::2]:8000)',
+    );
+  });
+
+  it('names one address as its URL', () => {
+    expect(
+      listeningMessage(
+        [
+          { address: '127.0.0.1', family: 'IPv4', port: 8000 },
+          { address: '::1', family: 'IPv6', port: 8000 },
+        ],
+        interfaces,
+      ),
+    ).toBe('Server listening on http://127.0.0.1:8000; http://[::1]:8000');
+  });
+});
