@@ -13,7 +13,7 @@ import type { App, AppContext } from '../../app-context.ts';
 import { HttpError, notFound } from '../../plugins/errors.ts';
 import { currentUser } from '../../plugins/auth.ts';
 import { readSettings } from '../settings/settings.routes.ts';
-import { isUploadName, storeImage, toDataUrl, UPLOAD_PATH } from './uploads.service.ts';
+import { IMAGES_OFF, isUploadName, storeImage, toDataUrl, UPLOAD_PATH } from './uploads.service.ts';
 
 const tags = ['uploads'];
 
@@ -63,10 +63,12 @@ function receiveRoutes(app: App, { database, files: store }: AppContext) {
   app.post(
     '/api/upload/image',
     {
-      config: { access: 'user' },
+      config: { access: 'user', expensive: true },
       schema: { tags, consumes: ['multipart/form-data'], response: { 200: ImageUploadSchema } },
     },
     async (request) => {
+      // Checked before the body is read: a refused upload costs nothing to receive.
+      if (!(await readSettings(database.db)).allow_images) throw new HttpError(403, IMAGES_OFF);
       const row = await storeImage(
         database,
         store,
@@ -81,7 +83,7 @@ function receiveRoutes(app: App, { database, files: store }: AppContext) {
   app.post(
     '/api/admin/upload-qr',
     {
-      config: { access: 'admin' },
+      config: { access: 'admin', expensive: true },
       schema: { tags, consumes: ['multipart/form-data'], response: { 200: QrUploadSchema } },
     },
     async (request) => {
