@@ -7,7 +7,7 @@ export class FairQueue {
   readonly #slots: number;
   /** Keys with a task running. */
   readonly #running = new Set<string>();
-  /** Waiting tasks per key; a Map keeps its keys in the order they last got a turn. */
+  /** Waiting tasks per key, the keys in the order they are to be served (a Map keeps it). */
   readonly #waiting = new Map<string, Task[]>();
 
   constructor(slots: number) {
@@ -22,6 +22,12 @@ export class FairQueue {
           .then(resolve, reject)
           .finally(() => {
             this.#running.delete(key);
+            // The key has just had its turn: its next task goes behind every key waiting now.
+            const rest = this.#waiting.get(key);
+            if (rest) {
+              this.#waiting.delete(key);
+              this.#waiting.set(key, rest);
+            }
             this.#next();
           });
       };
@@ -37,9 +43,7 @@ export class FairQueue {
       if (this.#running.size >= this.#slots) return;
       if (this.#running.has(key)) continue;
       const task = queue.shift()!;
-      // The key goes to the back of the line: the others waiting are served before its next task.
-      this.#waiting.delete(key);
-      if (queue.length > 0) this.#waiting.set(key, queue);
+      if (queue.length === 0) this.#waiting.delete(key);
       this.#running.add(key);
       task();
     }
