@@ -513,7 +513,9 @@ describe('files without a row', () => {
     for (const name of [keptName, orphan, foreign])
       fs.utimesSync(path.join(dir, name), twoHoursAgo, twoHoursAgo);
     const { database, files } = server.context;
-    expect(await sweepOrphanFiles(database, files)).toEqual([orphan]);
+    // (The sweep a second after start may have run meanwhile and taken the orphan already.)
+    const removed = await sweepOrphanFiles(database, files);
+    expect(removed.filter((name) => name !== orphan)).toEqual([]);
     const present = new Set(fs.readdirSync(dir));
     expect([keptName, orphan, fresh, foreign].map((name) => present.has(name))).toEqual([
       true,
