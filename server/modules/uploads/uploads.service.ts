@@ -2,7 +2,7 @@
 import crypto from 'node:crypto';
 import { sql } from 'kysely';
 import { IMAGE_MIME_TYPES, IMAGE_TYPE_MESSAGE } from '../../../common/settings.ts';
-import { now, transact, type Db, type DbHandle } from '../../db/connection.ts';
+import { forUpdate, now, transact, type Db, type DbHandle } from '../../db/connection.ts';
 import type { UploadsTable } from '../../db/schema.ts';
 import { HttpError } from '../../plugins/errors.ts';
 import { holdClient } from '../points/ledger.ts';
@@ -147,9 +147,16 @@ export async function storeImage(
   await store.put(row.name, clean);
   try {
     // Stored only while its owner exists: a client deleted during the upload (its deletion holds
-    // the row first and removes the files it finds) would leave a file no one can remove. Holding
-    // the owner's row also makes the user's uploads take turns past the quota's check.
+    // the row first and removes the files it finds) would leave a file no one can remove.
     await transact(database, async (trx) => {
+      if (kind === 'image') {
+        // The owner's row locked: the user's uploads pass the quota's check one at a time
+        // (SQLite's transactions already run one at a time).
+        await forUpdate(
+          database.engine,
+          trx.selectFrom('users').select('id').where('id', '=', userId),
+        ).execute();
+      }
       await holdClient(database.engine, trx, userId);
       if (kind === 'image') await checkUnusedQuota(trx, userId, row.bytes);
       await trx.insertInto('uploads').values(row).execute();

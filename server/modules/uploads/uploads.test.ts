@@ -454,11 +454,15 @@ describe('what a client may upload', () => {
         Buffer.concat([PNG_16x12, Buffer.from([i])]),
       );
     const urls: string[] = [];
-    for (let i = 0; i < MAX_UNUSED_UPLOADS; i += 1) {
+    for (let i = 0; i < MAX_UNUSED_UPLOADS - 1; i += 1) {
       const answer = await image(i);
       expect(answer.status, JSON.stringify(answer.body)).toBe(200);
       urls.push(answer.body.url);
     }
+    // Two at once for the last place: one gets it.
+    const racing = await Promise.all([image(50), image(51)]);
+    expect(racing.map((answer) => answer.status).sort()).toEqual([200, 409]);
+    urls.push(racing.find((answer) => answer.status === 200)!.body.url);
     const files = () => fs.readdirSync(server.context.uploadsDir).length;
     const filesBefore = files();
     await expectUnchanged(server.database.db, async () => {
