@@ -1,11 +1,13 @@
 // One client flooding the server while another works: how long the other's calls take.
-// `images`: client A keeps FLOOD_IMAGES uploads of a 6000 x 6000 GIF in flight; client B uploads
-// a 146-byte PNG and the admin a QR, one after another. `blasts`: client A keeps FLOOD_BLASTS
+// `images`: client A keeps FLOOD_IMAGES uploads of a GIF in flight (the issue's
+// 6000 x 6000 one, then the largest accepted, 4096 x 4096); client B uploads
+// an 8 x 8 PNG and the admin a QR, one after another. `blasts`: client A keeps FLOOD_BLASTS
 // blast creations of 500 numbers in flight; client B sends top-up requests one after another.
 // The production server runs as a child process (the bundle of the current source) on a fresh
 // database of TEST_DB (sqlite or postgres), the per-session rate limit off.
 // Env: TEST_DB (sqlite), FLOOD_MODE (images,blasts), BENCH_SECONDS (10 of flood per mode),
-// FLOOD_IMAGES (12), FLOOD_BLASTS (100), SEBAR_CLIENT_IN_FLIGHT (2, the server's default).
+// FLOOD_IMAGES (12), FLOOD_BLASTS (100), SEBAR_CLIENT_IN_FLIGHT (2, the server's default),
+// SEBAR_USER_RATE_LIMIT (0).
 // Run: node --import tsx bench/floods.ts
 import sharp from 'sharp';
 import {
