@@ -44,8 +44,8 @@ const imageLibraries = () =>
 /**
  * Re-encodes take turns per user (modules/uploads/fair-queue.ts): two at once, never two of one
  * user, so a user's flood of large images delays only that user's own, and the admin's QR never
- * waits behind a client's. With MAX_PIXELS, two re-encodes at once stay within the memory one
- * 40-megapixel GIF took before.
+ * waits behind a client's. With MAX_PIXELS, two re-encodes at once take about the memory one
+ * 36-megapixel GIF took alone.
  */
 const reencodeQueue = new FairQueue(2);
 export const reencodes = { running: 0, most: 0 };
