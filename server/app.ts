@@ -21,12 +21,13 @@ import { pricingRoutes } from './modules/pricing/pricing.routes.ts';
 import { settingsRoutes } from './modules/settings/settings.routes.ts';
 import { diskStore } from './modules/uploads/file-store.ts';
 import { uploadsRoutes } from './modules/uploads/uploads.routes.ts';
-import { purgeUnusedUploads } from './modules/uploads/uploads.service.ts';
+import { purgeUnusedUploads, sweepOrphanFiles } from './modules/uploads/uploads.service.ts';
 import { ensureAdmin } from './modules/users/users.service.ts';
 import { usersRoutes } from './modules/users/users.routes.ts';
 import { AccessLog, createLog } from './plugins/access-log.ts';
 import { createTokens, loadJwtKey, LoginLimiter, registerAuth } from './plugins/auth.ts';
 import { clientErrors, frameworkErrors, registerErrorHandling } from './plugins/errors.ts';
+import { registerInFlight } from './plugins/in-flight.ts';
 import { registerOpenApi } from './plugins/openapi.ts';
 import { registerRateLimit } from './plugins/rate-limit.ts';
 import { inlineScriptHashes, registerSecurityHeaders } from './plugins/security-headers.ts';
@@ -119,15 +120,25 @@ export async function buildApp(
   await registerOpenApi(app);
   registerErrorHandling(app, log);
   registerAuth(app, tokens);
+  if (config.clientInFlight > 0) registerInFlight(app, config.clientInFlight);
   for (const register of MODULES) register(app, context);
   await serveClient(app, config.clientDir);
 
   await purgeIdempotencyKeys(database);
+  // Files a crash left without a row: swept once soon after start (not awaited, so a large
+  // upload directory does not lengthen the start), then hourly with the purges.
+  const sweep = () =>
+    sweepOrphanFiles(database, context.files).catch((error) =>
+      log.error({ err: error }, 'orphan file sweep failed'),
+    );
+  const firstSweep = setTimeout(sweep, 1000);
+  firstSweep.unref();
   const purge = setInterval(
     () => {
       Promise.all([
         purgeIdempotencyKeys(database),
         purgeUnusedUploads(database, context.files),
+        sweep(),
       ]).catch((error) => log.error({ err: error }, 'purge failed'));
     },
     60 * 60 * 1000,
@@ -135,6 +146,7 @@ export async function buildApp(
   purge.unref();
   app.addHook('onClose', async () => {
     clearInterval(purge);
+    clearTimeout(firstSweep);
     accessLog.close();
     await database.close();
   });

@@ -16,6 +16,8 @@ export interface Config {
   login: { windowMs: number; maxPerIp: number; maxPerAccount: number };
   /** Requests per minute per signed-in user; 0 turns the limit off. */
   userRateLimit: number;
+  /** Expensive requests (blast creation, image uploads) in flight per user; 0 turns the bound off. */
+  clientInFlight: number;
   clientDir: string;
   logLevel: string;
 }
@@ -41,6 +43,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       maxPerAccount: num('SEBAR_LOGIN_MAX_PER_ACCOUNT', 10),
     },
     userRateLimit: num('SEBAR_USER_RATE_LIMIT', 1200),
+    clientInFlight: num('SEBAR_CLIENT_IN_FLIGHT', 2),
     clientDir: path.resolve(env.SEBAR_CLIENT_DIR ?? 'dist/client'),
     logLevel: env.LOG_LEVEL ?? 'info',
   };

@@ -6,7 +6,8 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { sql } from 'kysely';
 import pg from 'pg';
-import { afterAll, describe, expect, it } from 'vitest';
+import sharp from 'sharp';
+import { afterAll, describe, expect, it, vi } from 'vitest';
 import { runCrashRounds } from './crash-rounds.ts';
 import type { Db } from './db/connection.ts';
 import { checkLedger } from './db/ledger-check.ts';
@@ -115,6 +116,72 @@ describe(`crash (${engine})`, () => {
     expect(report.unacknowledged).toBeGreaterThan(0);
     expect(report.retried).toBeGreaterThan(0);
   }, 900_000);
+
+  it('SIGKILL during image uploads: no file without a row survives the next start', async () => {
+    const seed = seedFrom('UPLOAD_KILL_SEED', `upload kill ${engine}`);
+    const random = seededRandom(seed);
+    const database = await processDatabase();
+    const dir = path.join(database.dataDir, 'uploads');
+    const rowNames = () =>
+      withDb(database, async ({ db }) =>
+        (await db.selectFrom('uploads').select('name').execute()).map((row) => row.name).sort(),
+      );
+    const filesOnDisk = () => (fs.existsSync(dir) ? fs.readdirSync(dir).sort() : []);
+    try {
+      let server = spawnServer(database, await freePort());
+      await waitHealthy(server);
+      const admin = await signIn(server.url, ADMIN.email, ADMIN.password);
+      const png = await sharp({
+        create: { width: 64, height: 64, channels: 3, background: '#2a6' },
+      })
+        .png()
+        .toBuffer();
+      // The admin's QR uploads: no quota, the same path as every upload (file, then row).
+      let killed = false;
+      const worker = async () => {
+        while (!killed) {
+          const form = new FormData();
+          form.append('file', new Blob([new Uint8Array(png)], { type: 'image/png' }), 'qr.png');
+          await fetch(`${server.url}/api/admin/upload-qr`, {
+            method: 'POST',
+            headers: { authorization: `Bearer ${admin}` },
+            body: form,
+          }).catch(() => undefined);
+        }
+      };
+      const workers = Array.from({ length: 6 }, worker);
+      await new Promise((r) => setTimeout(r, 200 + Math.floor(random() * 800)));
+      await server.kill('SIGKILL');
+      killed = true;
+      await Promise.all(workers);
+      // An orphan an older crash left; and everything on disk made two hours old, so what this
+      // kill left is old enough to be swept too.
+      fs.mkdirSync(dir, { recursive: true });
+      const planted = `${crypto.randomUUID()}.png`;
+      fs.writeFileSync(path.join(dir, planted), png);
+      const twoHoursAgo = new Date(Date.now() - 2 * 60 * 60 * 1000);
+      for (const name of filesOnDisk())
+        fs.utimesSync(path.join(dir, name), twoHoursAgo, twoHoursAgo);
+      const rows = await rowNames();
+      const orphans = filesOnDisk().filter((name) => !rows.includes(name));
+      expect(orphans).toContain(planted);
+      // Every row names a whole file: the file is written (and synced) before its row.
+      expect(rows.filter((name) => !filesOnDisk().includes(name))).toEqual([]);
+
+      server = spawnServer(database, await freePort());
+      await waitHealthy(server);
+      await vi.waitFor(async () => expect(filesOnDisk()).toEqual(await rowNames()), {
+        timeout: 15_000,
+        interval: 100,
+      });
+      console.log(
+        `[upload kill ${engine}] ${rows.length} uploads stored, ${orphans.length - 1} files the kill left without a row, all swept at start`,
+      );
+      await server.kill('SIGKILL');
+    } finally {
+      await database.drop();
+    }
+  }, 120_000);
 
   it('SIGKILL during start-up and migration never leaves a half-migrated database', async () => {
     const seed = seedFrom('MIGRATION_KILL_SEED', `migration kill ${engine}`);

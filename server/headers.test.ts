@@ -38,6 +38,10 @@ beforeAll(async () => {
     login: { windowMs: 60_000, maxPerIp: 1000, maxPerAccount: 1 },
   });
   client = await server.createClient();
+  await server.api('POST', '/api/admin/settings', {
+    token: server.adminToken,
+    body: { account_number: '1', account_name: 'A', bank_name: 'B', allow_images: true },
+  });
   const uploaded = await server.api('POST', '/api/upload/image', {
     token: client.token,
     raw: form('image', await tinyPng()),

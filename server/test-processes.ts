@@ -186,6 +186,8 @@ export function spawnServer(
       SEBAR_ADMIN_PASSWORD: ADMIN.password,
       SEBAR_JWT_SECRET: JWT_SECRET,
       SEBAR_USER_RATE_LIMIT: '0',
+      // Race and crash loads send many requests of one client at once (see in-flight.test.ts).
+      SEBAR_CLIENT_IN_FLIGHT: '0',
       SEBAR_LOGIN_MAX_PER_IP: '100000',
       SEBAR_CLIENT_DIR: path.join(database.dataDir, 'no-client'),
       LOG_LEVEL: 'silent',

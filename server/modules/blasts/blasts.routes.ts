@@ -37,7 +37,7 @@ export function blastsRoutes(app: App, { database }: AppContext) {
   app.post(
     '/api/client/blast-requests',
     {
-      config: client,
+      config: { ...client, expensive: true },
       schema: {
         tags,
         headers: IdempotencyHeadersSchema,

@@ -40,7 +40,7 @@ import { conflict, HttpError, notFound } from '../../plugins/errors.ts';
 import { recordAudit } from '../audit/audit.service.ts';
 import { applyPoints, holdClient, movePoints } from '../points/ledger.ts';
 import { readSettings } from '../settings/settings.routes.ts';
-import { findUpload } from '../uploads/uploads.service.ts';
+import { findUpload, IMAGES_OFF } from '../uploads/uploads.service.ts';
 
 function groupBy<T, K>(items: readonly T[], key: (item: T) => K): Map<K, T[]> {
   const groups = new Map<K, T[]>();
@@ -195,8 +195,7 @@ export async function listBlasts(
 
 /** Why a blast may not carry the image at `url` now, or null (it may). */
 async function imageRefusal(db: DbHandle['db'], url: string, userId: string) {
-  if (!(await readSettings(db)).allow_images)
-    return 'Upload gambar untuk blast sedang tidak diizinkan';
+  if (!(await readSettings(db)).allow_images) return IMAGES_OFF;
   if (!(await findUpload(db, url, 'image', userId)))
     return 'Gambar tidak ditemukan. Upload ulang gambar Anda.';
   return null;

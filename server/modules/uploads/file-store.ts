@@ -7,6 +7,8 @@ export interface FileStore {
   get(name: string): Promise<Buffer | null>;
   /** Removes a file; one already gone is no error. */
   remove(name: string): Promise<void>;
+  /** Every stored file with the time it was last written (none when nothing was ever stored). */
+  list(): Promise<{ name: string; modifiedAt: Date }[]>;
 }
 
 export function diskStore(dir: string): FileStore {
@@ -27,6 +29,21 @@ export function diskStore(dir: string): FileStore {
     },
     async remove(name) {
       await fs.rm(path.join(dir, path.basename(name)), { force: true });
+    },
+    async list() {
+      const entries = await fs.readdir(dir, { withFileTypes: true }).catch((error) => {
+        if ((error as NodeJS.ErrnoException).code === 'ENOENT') return [];
+        throw error;
+      });
+      const files = await Promise.all(
+        entries
+          .filter((entry) => entry.isFile())
+          .map(async ({ name }) => {
+            const stat = await fs.stat(path.join(dir, name)).catch(() => null);
+            return stat && { name, modifiedAt: stat.mtime };
+          }),
+      );
+      return files.filter((file) => file !== null);
     },
   };
 }

@@ -3,7 +3,7 @@
 // message or neutralised by re-encoding, and nothing served from /uploads can run as a page.
 import zlib from 'node:zlib';
 import sharp from 'sharp';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import {
   IMAGE_SIZE_MESSAGE,
   IMAGE_TYPE_MESSAGE,
@@ -12,7 +12,8 @@ import {
 import { startServer, type ApiAnswer, type TestServer } from '../../test-helpers.ts';
 import { form } from '../../test-routes.ts';
 import { snapshot } from '../../test-snapshot.ts';
-import { reencodes } from './uploads.service.ts';
+import { busyMessage } from '../../plugins/in-flight.ts';
+import { PIXELS_MESSAGE, reencodes } from './uploads.service.ts';
 
 const SCRIPT = '<script>alert(document.cookie)</script>';
 
@@ -23,11 +24,20 @@ let png: Buffer;
 beforeAll(async () => {
   server = await startServer();
   client = await server.createClient();
+  // Client uploads are refused while blast images are switched off (the default).
+  await server.api('POST', '/api/admin/settings', {
+    token: server.adminToken,
+    body: { account_number: '1', account_name: 'A', bank_name: 'B', allow_images: true },
+  });
   png = await sharp({ create: { width: 32, height: 32, channels: 3, background: '#2a6' } })
     .png()
     .toBuffer();
 });
 afterAll(() => server?.close());
+// Each test's uploads are its own client's: a client may keep only a few unused images.
+beforeEach(async () => {
+  client = await server.createClient();
+});
 
 const upload = (bytes: Buffer, filename = 'gambar.png', type = 'image/png') =>
   server.api('POST', '/api/upload/image', {
@@ -192,33 +202,106 @@ describe('size and dimensions', () => {
     });
     const rssBefore = process.memoryUsage().rss;
     const before = await snapshot(server.database.db);
-    await expectRefused(await upload(bomb), 422, 'Dimensi gambar terlalu besar');
-    await expectRefused(await uploadQr(bomb), 422, 'Dimensi gambar terlalu besar');
+    await expectRefused(await upload(bomb), 422, PIXELS_MESSAGE);
+    await expectRefused(await uploadQr(bomb), 422, PIXELS_MESSAGE);
     expect(await snapshot(server.database.db)).toEqual(before);
     // Decoding it would take 400 MB at one byte a pixel; the server never gets near that.
     expect(process.memoryUsage().rss - rssBefore).toBeLessThan(300 * 1024 * 1024);
   });
 
-  it('big GIFs sent at once are re-encoded one after another, so their memory does not add up', async () => {
+  it("a client's big GIFs are re-encoded one after another, and at most two at once", async () => {
     // A GIF is decoded whole: 4 megapixels of one colour are 3 KB sent and about 55 MB decoded.
     const gif = await sharp({
       create: { width: 2000, height: 2000, channels: 3, background: '#369' },
     })
       .gif()
       .toBuffer();
+    const sendTwo = (token: string) =>
+      Promise.all(
+        [1, 2].map(() =>
+          server.api('POST', '/api/upload/image', {
+            token,
+            raw: form('image', gif, 'besar.gif', 'image/gif'),
+          }),
+        ),
+      );
     reencodes.most = 0;
-    const answers = await Promise.all(
-      Array.from({ length: 4 }, () => upload(gif, 'besar.gif', 'image/gif')),
-    );
-    expect(answers.map((answer) => answer.status)).toEqual([200, 200, 200, 200]);
+    expect((await sendTwo(client.token)).map((answer) => answer.status)).toEqual([200, 200]);
     expect(reencodes.most).toBe(1);
-    // A refused image takes its turn too and lets the next one through.
+    const others = [await server.createClient(), await server.createClient(), client];
+    const answers = (await Promise.all(others.map((other) => sendTwo(other.token)))).flat();
+    expect(answers.map((answer) => answer.status)).toEqual(Array(6).fill(200));
+    expect(reencodes.most).toBeLessThanOrEqual(2);
+    // A refused image does not wait for a turn, nor hold up the next one.
     const [refused, after] = await Promise.all([
       upload(hugeBlankPng(20_000, 20_000)),
       upload(gif, 'besar.gif', 'image/gif'),
     ]);
-    await expectRefused(refused, 422, 'Dimensi gambar terlalu besar');
+    await expectRefused(refused, 422, PIXELS_MESSAGE);
     expect(after.status).toBe(200);
+  });
+
+  it('a GIF of 6000 x 6000 pixels (25 KB sent) is refused from its header, never decoded', async () => {
+    const gif = await sharp({
+      create: { width: 6000, height: 6000, channels: 3, background: '#369' },
+    })
+      .gif()
+      .toBuffer();
+    expect(gif.length).toBeLessThan(50_000);
+    reencodes.most = 0;
+    const before = await snapshot(server.database.db);
+    await expectRefused(await upload(gif, 'besar.gif', 'image/gif'), 422, PIXELS_MESSAGE);
+    await expectRefused(await uploadQr(gif, 'qr.gif', 'image/gif'), 422, PIXELS_MESSAGE);
+    expect(await snapshot(server.database.db)).toEqual(before);
+    expect(reencodes.most).toBe(0);
+  });
+
+  it("one client's flood of large images: the excess is refused, another client and the admin are served first", async () => {
+    const max = server.config.clientInFlight;
+    const gif = await sharp({
+      create: { width: 2500, height: 2500, channels: 3, background: '#936' },
+    })
+      .gif()
+      .toBuffer();
+    const png = await sharp({ create: { width: 8, height: 8, channels: 3, background: '#0a7' } })
+      .png()
+      .toBuffer();
+    const finished: string[] = [];
+    const timed = async (label: string, sent: Promise<ApiAnswer>) => {
+      const answer = await sent;
+      finished.push(`${label} ${answer.status}`);
+      return answer;
+    };
+    const flood = Array.from({ length: max + 2 }, () =>
+      timed('flood', upload(gif, 'besar.gif', 'image/gif')),
+    );
+    await vi.waitFor(() => expect(reencodes.running).toBeGreaterThan(0), { interval: 5 });
+    const other = await server.createClient();
+    const started = Date.now();
+    const [small, qr] = await Promise.all([
+      timed(
+        'other',
+        server.api('POST', '/api/upload/image', { token: other.token, raw: form('image', png) }),
+      ),
+      timed('qr', uploadQr(png)),
+    ]);
+    const waited = Date.now() - started;
+    const flooded = await Promise.all(flood);
+    expect([small.status, qr.status]).toEqual([200, 200]);
+    // The flood's uploads are re-encoded one after another: the other client and the admin are
+    // answered before the second of them, however slow the machine.
+    expect(flooded.map((answer) => answer.status).sort()).toEqual([
+      ...Array(max).fill(200),
+      429,
+      429,
+    ]);
+    expect(flooded.find((answer) => answer.status === 429)?.body.detail).toBe(busyMessage(max));
+    const accepted = finished.filter((line) => line === 'flood 200');
+    expect(accepted).toHaveLength(max);
+    expect(finished.indexOf('other 200')).toBeLessThan(finished.lastIndexOf('flood 200'));
+    expect(finished.indexOf('qr 200')).toBeLessThan(finished.lastIndexOf('flood 200'));
+    // A generous bound (the bench measures it): a 8 x 8 PNG does not wait for a 6-megapixel GIF.
+    expect(waited).toBeLessThan(5_000);
   });
 
   it('a truncated PNG or JPEG is refused as unreadable', async () => {

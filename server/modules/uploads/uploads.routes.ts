@@ -8,12 +8,13 @@ import {
   QrDataSchema,
   QrUploadSchema,
 } from '../../../common/settings.ts';
+import { ErrorSchema } from '../../../common/auth.ts';
 import { z } from '../../../common/zod.ts';
 import type { App, AppContext } from '../../app-context.ts';
 import { HttpError, notFound } from '../../plugins/errors.ts';
 import { currentUser } from '../../plugins/auth.ts';
 import { readSettings } from '../settings/settings.routes.ts';
-import { isUploadName, storeImage, toDataUrl, UPLOAD_PATH } from './uploads.service.ts';
+import { IMAGES_OFF, isUploadName, storeImage, toDataUrl, UPLOAD_PATH } from './uploads.service.ts';
 
 const tags = ['uploads'];
 const FILE_RULES = `Gambar PNG, JPG atau GIF, maksimal ${MAX_IMAGE_BYTES / 1024 / 1024} MB`;
@@ -67,10 +68,13 @@ function receiveRoutes(app: App, { database, files: store }: AppContext) {
   app.post(
     '/api/upload/image',
     {
-      config: { access: 'user', upload: IMAGE_UPLOAD },
-      schema: { tags, response: { 200: ImageUploadSchema } },
+      config: { access: 'user', upload: IMAGE_UPLOAD, expensive: true },
+      // 403: images are switched off in the settings.
+      schema: { tags, response: { 200: ImageUploadSchema, 403: ErrorSchema } },
     },
     async (request) => {
+      // Checked before the body is read: a refused upload costs nothing to receive.
+      if (!(await readSettings(database.db)).allow_images) throw new HttpError(403, IMAGES_OFF);
       const row = await storeImage(
         database,
         store,
@@ -85,7 +89,7 @@ function receiveRoutes(app: App, { database, files: store }: AppContext) {
   app.post(
     '/api/admin/upload-qr',
     {
-      config: { access: 'admin', upload: QR_UPLOAD },
+      config: { access: 'admin', upload: QR_UPLOAD, expensive: true },
       schema: { tags, response: { 200: QrUploadSchema } },
     },
     async (request) => {

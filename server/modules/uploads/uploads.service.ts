@@ -2,14 +2,25 @@
 import crypto from 'node:crypto';
 import { sql } from 'kysely';
 import { IMAGE_MIME_TYPES, IMAGE_TYPE_MESSAGE } from '../../../common/settings.ts';
-import { now, transact, type Db, type DbHandle } from '../../db/connection.ts';
+import { forUpdate, now, transact, type Db, type DbHandle } from '../../db/connection.ts';
 import type { UploadsTable } from '../../db/schema.ts';
 import { HttpError } from '../../plugins/errors.ts';
 import { holdClient } from '../points/ledger.ts';
+import { FairQueue } from './fair-queue.ts';
 import type { FileStore } from './file-store.ts';
 
-/** 40 megapixels: any real photo or QR code fits; a decompression bomb does not. */
-export const MAX_PIXELS = 40_000_000;
+/**
+ * Pixels an image may have once decoded, every frame of a GIF counted: 4096 x 4096, more than a
+ * 16-megapixel phone photo. A GIF is decoded whole at about 14 bytes a pixel, so this bounds one
+ * re-encode's memory and time; a larger image is refused from its header, before any decoding.
+ */
+export const MAX_PIXELS = 4096 * 4096;
+export const IMAGES_OFF = 'Upload gambar untuk blast sedang tidak diizinkan';
+export const PIXELS_MESSAGE = 'Dimensi gambar terlalu besar (maksimal 16 megapiksel)';
+/** Unused images (uploaded, named by no blast) a user may keep: the blast form needs one. */
+export const MAX_UNUSED_UPLOADS = 10;
+export const MAX_UNUSED_BYTES = 20 * 1024 * 1024;
+export const UNUSED_QUOTA_MESSAGE = `Terlalu banyak gambar yang belum dipakai untuk blast (maksimal ${MAX_UNUSED_UPLOADS} gambar atau 20 MB). Kirim blast dengan gambar yang sudah diupload, atau coba lagi besok.`;
 export const UPLOAD_PATH = '/uploads/';
 const NAME_PATTERN = /^[0-9a-f-]{36}\.(png|jpg|gif)$/;
 const EXTENSIONS: Record<string, string> = {
@@ -31,46 +42,82 @@ const imageLibraries = () =>
   }));
 
 /**
- * Images are re-encoded one at a time. A GIF is decoded whole, about 14 bytes a pixel while it
- * is decoded and written again: a 36-megapixel GIF of 25 KB took the server to about 590 MB, and
- * four sent at once to 2 GB. One at a time, the server's memory stays that of one.
+ * Re-encodes take turns per user (modules/uploads/fair-queue.ts): two at once, never two of one
+ * user, so a user's flood of large images delays only that user's own, and the admin's QR never
+ * waits behind a client's. With MAX_PIXELS, two re-encodes at once take about the memory one
+ * 36-megapixel GIF took alone.
  */
-let lastReencode: Promise<unknown> = Promise.resolve();
+const reencodeQueue = new FairQueue(2);
 export const reencodes = { running: 0, most: 0 };
 
-function reencode(bytes: Buffer, mime: string): Promise<Buffer> {
-  const run = async () => {
-    reencodes.most = Math.max(reencodes.most, ++reencodes.running);
-    try {
-      return await reencodeNow(bytes, mime);
-    } finally {
-      reencodes.running -= 1;
-    }
-  };
-  const result = lastReencode.then(run, run);
-  lastReencode = result.catch(() => undefined);
-  return result;
-}
-
-async function reencodeNow(bytes: Buffer, mime: string): Promise<Buffer> {
+/** Refuses an image too large once decoded, from its header alone; answers its type's options. */
+async function checkDimensions(bytes: Buffer, mime: string) {
   const sharp = (await imageLibraries())[1].default;
-  const image = sharp(bytes, {
+  const options = {
     limitInputPixels: MAX_PIXELS,
     failOn: 'truncated',
     animated: mime === 'image/gif',
-  });
+  } as const;
+  let meta;
   try {
-    const meta = await image.metadata();
-    if ((meta.width ?? 0) * (meta.pageHeight ?? meta.height ?? 0) > MAX_PIXELS)
-      throw new Error('too large');
-    if (mime === 'image/png') return await image.rotate().png().toBuffer();
-    if (mime === 'image/jpeg') return await image.rotate().jpeg({ quality: 88 }).toBuffer();
-    return await image.gif().toBuffer();
+    meta = await sharp(bytes, options).metadata();
   } catch (error) {
-    const message = String((error as Error).message ?? '');
-    if (/pixel|too large/i.test(message)) throw new HttpError(422, 'Dimensi gambar terlalu besar');
-    throw new HttpError(422, 'Gambar rusak atau tidak dapat dibaca');
+    throw imageError(error);
   }
+  const frames = meta.pages ?? 1;
+  if ((meta.width ?? 0) * (meta.pageHeight ?? meta.height ?? 0) * frames > MAX_PIXELS)
+    throw new HttpError(422, PIXELS_MESSAGE);
+  return options;
+}
+
+function imageError(error: unknown) {
+  const message = String((error as Error).message ?? '');
+  if (/pixel|too large/i.test(message)) return new HttpError(422, PIXELS_MESSAGE);
+  return new HttpError(422, 'Gambar rusak atau tidak dapat dibaca');
+}
+
+async function reencode(bytes: Buffer, mime: string, userId: string): Promise<Buffer> {
+  const options = await checkDimensions(bytes, mime);
+  return reencodeQueue.run(userId, async () => {
+    reencodes.most = Math.max(reencodes.most, ++reencodes.running);
+    try {
+      const image = (await imageLibraries())[1].default(bytes, options);
+      if (mime === 'image/png') return await image.rotate().png().toBuffer();
+      if (mime === 'image/jpeg') return await image.rotate().jpeg({ quality: 88 }).toBuffer();
+      return await image.gif().toBuffer();
+    } catch (error) {
+      throw imageError(error);
+    } finally {
+      reencodes.running -= 1;
+    }
+  });
+}
+
+/** The images of `userId` that no blast names yet: how many, and their bytes. */
+async function unusedImages(db: Db, userId: string) {
+  const row = await db
+    .selectFrom('uploads')
+    .select(({ fn }) => [fn.countAll<number>().as('count'), fn.sum<number>('bytes').as('bytes')])
+    .where('user_id', '=', userId)
+    .where('kind', '=', 'image')
+    .where(({ not, exists, selectFrom }) =>
+      not(
+        exists(
+          selectFrom('blasts')
+            .select('id')
+            .whereRef('image_url', '=', sql<string>`${sql.lit(UPLOAD_PATH)} || uploads.name`),
+        ),
+      ),
+    )
+    .executeTakeFirstOrThrow();
+  return { count: Number(row.count), bytes: Number(row.bytes ?? 0) };
+}
+
+/** Refuses a blast image past the user's quota of unused ones (`adding` bytes more). */
+async function checkUnusedQuota(db: Db, userId: string, adding: number) {
+  const unused = await unusedImages(db, userId);
+  if (unused.count + 1 > MAX_UNUSED_UPLOADS || unused.bytes + adding > MAX_UNUSED_BYTES)
+    throw new HttpError(409, UNUSED_QUOTA_MESSAGE);
 }
 
 /** Checks, re-encodes and stores an image; answers its stored row. */
@@ -86,7 +133,9 @@ export async function storeImage(
   if (!type || !(IMAGE_MIME_TYPES as readonly string[]).includes(type.mime)) {
     throw new HttpError(422, IMAGE_TYPE_MESSAGE);
   }
-  const clean = await reencode(bytes, type.mime);
+  // Refused before the image is worked on; checked again below, where it is decided.
+  if (kind === 'image') await checkUnusedQuota(database.db, userId, 0);
+  const clean = await reencode(bytes, type.mime, userId);
   const row: UploadsTable = {
     name: `${crypto.randomUUID()}.${EXTENSIONS[type.mime]}`,
     kind,
@@ -100,7 +149,16 @@ export async function storeImage(
     // Stored only while its owner exists: a client deleted during the upload (its deletion holds
     // the row first and removes the files it finds) would leave a file no one can remove.
     await transact(database, async (trx) => {
+      if (kind === 'image') {
+        // The owner's row locked: the user's uploads pass the quota's check one at a time
+        // (SQLite's transactions already run one at a time).
+        await forUpdate(
+          database.engine,
+          trx.selectFrom('users').select('id').where('id', '=', userId),
+        ).execute();
+      }
       await holdClient(database.engine, trx, userId);
+      if (kind === 'image') await checkUnusedQuota(trx, userId, row.bytes);
       await trx.insertInto('uploads').values(row).execute();
     });
   } catch (error) {
@@ -180,6 +238,42 @@ export async function purgeUnusedUploads(
   const names = gone.map((row) => row.name);
   await removeFiles(store, names);
   return names;
+}
+
+/**
+ * A stored file is written before its row (a row always names a whole file); a crash between the
+ * two leaves a file no row names. One this old has outlived any upload still being stored.
+ */
+const ORPHAN_AGE_MS = 60 * 60 * 1000;
+
+/**
+ * Removes the files of the upload directory that no row names, written more than an hour before
+ * `at`: what a crash (kill -9, power loss) left between writing a file and its row. Files whose
+ * names are not upload names are not ours and stay. Answers the names removed.
+ */
+export async function sweepOrphanFiles(
+  database: DbHandle,
+  store: FileStore,
+  at = new Date(),
+): Promise<string[]> {
+  const cutoff = at.getTime() - ORPHAN_AGE_MS;
+  const old = (await store.list())
+    .filter((file) => isUploadName(file.name) && file.modifiedAt.getTime() < cutoff)
+    .map((file) => file.name);
+  const orphans: string[] = [];
+  // In chunks: a query's parameters are bounded (SQLite allows 32,766).
+  for (let start = 0; start < old.length; start += 500) {
+    const chunk = old.slice(start, start + 500);
+    const named = await database.db
+      .selectFrom('uploads')
+      .select('name')
+      .where('name', 'in', chunk)
+      .execute();
+    const known = new Set(named.map((row) => row.name));
+    orphans.push(...chunk.filter((name) => !known.has(name)));
+  }
+  await removeFiles(store, orphans);
+  return orphans;
 }
 
 /** Files no row names any more, removed after the rows' deletion committed. */

@@ -1,5 +1,6 @@
 // Uploads over HTTP: PNG, JPEG and GIF are recognised by their bytes, re-encoded and served with
 // their real type; anything else and anything over 5 MB is refused; the QR as inline data.
+import crypto from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import sharp from 'sharp';
@@ -7,7 +8,13 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startServer, type TestServer } from '../../test-helpers.ts';
 import { settingsBody } from '../../test-routes.ts';
 import { expectCleanError, expectSpecFields, expectUnchanged } from '../../test-spec.ts';
-import { purgeUnusedUploads } from './uploads.service.ts';
+import {
+  IMAGES_OFF,
+  MAX_UNUSED_UPLOADS,
+  purgeUnusedUploads,
+  sweepOrphanFiles,
+  UNUSED_QUOTA_MESSAGE,
+} from './uploads.service.ts';
 
 let server: TestServer;
 let admin = '';
@@ -16,9 +23,13 @@ beforeAll(async () => {
   server = await startServer();
   admin = server.adminToken;
   client = (await server.createClient()).token;
+  PNG_16x12 = await square('#7a7a7a').png().toBuffer();
+  // Client uploads are refused while blast images are switched off (the default).
+  expect((await saveSettings()).status).toBe(200);
 });
 afterAll(() => server?.close());
 
+let PNG_16x12: Buffer;
 const square = (color: string) =>
   sharp({ create: { width: 16, height: 12, channels: 3, background: color } });
 
@@ -227,7 +238,6 @@ describe('the QR code', () => {
       barcode_url: first.body.file_url,
       qr_code_file: first.body.file_url,
       qr_data_url: first.body.data_url,
-      allow_images: false,
     });
     expect(saved.status).toBe(200);
     expect(saved.body.qr_code_file).toBe(first.body.file_url);
@@ -275,10 +285,14 @@ describe('a blast image', () => {
         token: client,
         body: { message: 'Gambar', target_numbers: ['081234567890'], image_url },
       });
+    const settings = await server.api('GET', '/api/admin/settings', { token: admin });
+    await server.api('POST', '/api/admin/settings', {
+      token: admin,
+      body: { ...settings.body, allow_images: false },
+    });
     const off = await send(image.body.url);
     expectCleanError(off, 422);
     expect(off.body.detail).toBe('Upload gambar untuk blast sedang tidak diizinkan');
-    const settings = await server.api('GET', '/api/admin/settings', { token: admin });
     await server.api('POST', '/api/admin/settings', {
       token: admin,
       body: { ...settings.body, allow_images: true },
@@ -409,5 +423,114 @@ describe('unused uploads', () => {
     for (const name of removed) {
       expect(fs.existsSync(path.join(server.context.uploadsDir, name))).toBe(false);
     }
+  });
+});
+
+describe('what a client may upload', () => {
+  it('nothing while blast images are switched off; the admin may still upload the QR', async () => {
+    expect((await saveSettings({ allow_images: false })).status).toBe(200);
+    try {
+      const png = await square('#0f0f0f').png().toBuffer();
+      await expectUnchanged(server.database.db, async () => {
+        const refused = await upload('/api/upload/image', client, 'image', png);
+        expectCleanError(refused, 403);
+        expect(refused.body.detail).toBe(IMAGES_OFF);
+        // The admin's own upload through the client route is refused alike.
+        expectCleanError(await upload('/api/upload/image', admin, 'image', png), 403);
+      });
+      expect((await upload('/api/admin/upload-qr', admin, 'file', png)).status).toBe(200);
+    } finally {
+      expect((await saveSettings()).status).toBe(200);
+    }
+  });
+
+  it('at most ten images no blast names yet: one more is refused until a blast uses one', async () => {
+    const created = await fundedClient('kuota-gambar', 5);
+    const image = (i: number) =>
+      upload(
+        '/api/upload/image',
+        created.token,
+        'image',
+        Buffer.concat([PNG_16x12, Buffer.from([i])]),
+      );
+    const urls: string[] = [];
+    for (let i = 0; i < MAX_UNUSED_UPLOADS - 1; i += 1) {
+      const answer = await image(i);
+      expect(answer.status, JSON.stringify(answer.body)).toBe(200);
+      urls.push(answer.body.url);
+    }
+    // Two at once for the last place: one gets it.
+    const racing = await Promise.all([image(50), image(51)]);
+    expect(racing.map((answer) => answer.status).sort()).toEqual([200, 409]);
+    urls.push(racing.find((answer) => answer.status === 200)!.body.url);
+    const files = () => fs.readdirSync(server.context.uploadsDir).length;
+    const filesBefore = files();
+    await expectUnchanged(server.database.db, async () => {
+      const refused = await image(99);
+      expectCleanError(refused, 409);
+      expect(refused.body.detail).toBe(UNUSED_QUOTA_MESSAGE);
+    });
+    expect(files()).toBe(filesBefore);
+    // Another client is not affected.
+    expect((await upload('/api/upload/image', client, 'image', PNG_16x12)).status).toBe(200);
+    const sent = await server.api('POST', '/api/client/blast-requests', {
+      token: created.token,
+      body: { message: 'Gambar', target_numbers: ['081234567890'], image_url: urls[0] },
+    });
+    expect(sent.status).toBe(201);
+    expect((await image(100)).status).toBe(200);
+    expectCleanError(await image(101), 409);
+  });
+
+  it('at most 20 MB of images no blast names yet', async () => {
+    const created = await fundedClient('kuota-mb', 0);
+    // Noise does not compress: each is about 4.9 MB sent and stored.
+    const noisy = () =>
+      sharp(crypto.randomBytes(1280 * 1280 * 3), {
+        raw: { width: 1280, height: 1280, channels: 3 },
+      })
+        .png({ compressionLevel: 0 })
+        .toBuffer();
+    const answers = [];
+    for (let i = 0; i < 5; i += 1) {
+      const bytes = await noisy();
+      expect(bytes.length).toBeLessThan(5 * 1024 * 1024);
+      answers.push(await upload('/api/upload/image', created.token, 'image', bytes));
+    }
+    expect(answers.map((answer) => answer.status)).toEqual([200, 200, 200, 200, 409]);
+    expect(answers[4]!.body.detail).toBe(UNUSED_QUOTA_MESSAGE);
+  });
+});
+
+describe('files without a row', () => {
+  it('are removed once an hour old; files with rows, newer files and foreign files stay', async () => {
+    const dir = server.context.uploadsDir;
+    const kept = await upload('/api/upload/image', client, 'image', PNG_16x12);
+    expect(kept.status).toBe(200);
+    const keptName = kept.body.url.split('/').pop() as string;
+    // What a crash between writing a file and its row leaves: a file no row names.
+    const orphan = `${crypto.randomUUID()}.png`;
+    const fresh = `${crypto.randomUUID()}.jpg`;
+    const foreign = 'catatan.txt';
+    for (const name of [orphan, fresh, foreign]) fs.writeFileSync(path.join(dir, name), 'x');
+    const twoHoursAgo = new Date(Date.now() - 2 * 60 * 60 * 1000);
+    for (const name of [keptName, orphan, foreign])
+      fs.utimesSync(path.join(dir, name), twoHoursAgo, twoHoursAgo);
+    const { database, files } = server.context;
+    // (The sweep a second after start may have run meanwhile and taken the orphan already.)
+    const removed = await sweepOrphanFiles(database, files);
+    expect(removed.filter((name) => name !== orphan)).toEqual([]);
+    const present = new Set(fs.readdirSync(dir));
+    expect([keptName, orphan, fresh, foreign].map((name) => present.has(name))).toEqual([
+      true,
+      false,
+      true,
+      true,
+    ]);
+    expect((await fetchFile(kept.body.url)).status).toBe(200);
+    // The fresh one may still be an upload between its file and its row: an hour later it goes.
+    expect(await sweepOrphanFiles(database, files, new Date(Date.now() + 61 * 60 * 1000))).toEqual([
+      fresh,
+    ]);
   });
 });
