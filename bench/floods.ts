@@ -8,7 +8,7 @@
 // Env: TEST_DB (sqlite), FLOOD_MODE (images,blasts), BENCH_SECONDS (10 of flood per mode),
 // FLOOD_IMAGES (12), FLOOD_BLASTS (100), SEBAR_CLIENT_IN_FLIGHT (2, the server's default),
 // SEBAR_USER_RATE_LIMIT (0).
-// Run: node --import tsx bench/floods.ts
+// Run: npm run bench:floods
 import sharp from 'sharp';
 import {
   addPricing,
