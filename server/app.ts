@@ -30,9 +30,15 @@ import { purgeUnusedUploads } from './modules/uploads/uploads.service.ts';
 import { ensureAdmin } from './modules/users/users.service.ts';
 import { usersRoutes } from './modules/users/users.routes.ts';
 import { AccessLog, createLog } from './plugins/access-log.ts';
-import { createTokens, loadJwtKey, LoginLimiter, registerAuth } from './plugins/auth.ts';
+import {
+  createTokens,
+  loadJwtKey,
+  LoginLimiter,
+  purgeRevokedTokens,
+  registerAuth,
+} from './plugins/auth.ts';
 import { clientErrors, frameworkErrors, registerErrorHandling } from './plugins/errors.ts';
-import { registerRateLimit } from './plugins/rate-limit.ts';
+import { createRateLimit, registerRateLimit } from './plugins/rate-limit.ts';
 import { inlineScriptHashes, registerSecurityHeaders } from './plugins/security-headers.ts';
 import { serializerCompiler } from './plugins/serializer.ts';
 
@@ -77,6 +83,11 @@ export async function buildApp(
     routerOptions: { maxParamLength: 200 },
     frameworkErrors,
     clientErrorHandler: clientErrors,
+    // Behind a reverse proxy the caller's address is in X-Forwarded-For (SEBAR_TRUST_PROXY).
+    trustProxy:
+      typeof config.trustProxy === 'number'
+        ? (_address: string, hop: number) => hop < (config.trustProxy as number)
+        : config.trustProxy,
   }).withTypeProvider<ZodTypeProvider>();
   const routes: RegisteredRoute[] = [];
   app.addHook('onRoute', (route) => {
@@ -106,6 +117,7 @@ export async function buildApp(
     database,
     tokens,
     loginLimiter: new LoginLimiter(config.login),
+    rateLimit: config.userRateLimit > 0 ? createRateLimit(config.userRateLimit) : null,
     uploadsDir,
     files: diskStore(uploadsDir),
   };
@@ -119,7 +131,8 @@ export async function buildApp(
     app,
     inlineScriptHashes(fs.existsSync(page) ? fs.readFileSync(page, 'utf8') : ''),
   );
-  if (config.userRateLimit > 0) registerRateLimit(app, config.userRateLimit);
+  const { rateLimit } = context;
+  if (rateLimit) registerRateLimit(app, rateLimit);
   await app.register(fastifySwagger, {
     openapi: {
       info: {
@@ -133,7 +146,7 @@ export async function buildApp(
     transform: jsonSchemaTransform,
   });
   registerErrorHandling(app, log);
-  registerAuth(app, tokens);
+  registerAuth(app, tokens, rateLimit);
   for (const register of MODULES) register(app, context);
   await serveClient(app, config.clientDir);
 
@@ -143,6 +156,7 @@ export async function buildApp(
       Promise.all([
         purgeIdempotencyKeys(database),
         purgeUnusedUploads(database, context.files),
+        purgeRevokedTokens(database),
       ]).catch((error) => log.error({ err: error }, 'purge failed'));
     },
     60 * 60 * 1000,

@@ -2,10 +2,11 @@
 // user's current state, and sign-in is rate limited before any password hash is computed.
 import crypto from 'node:crypto';
 import { hash, verify } from '@node-rs/argon2';
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { inJsonArray, type Db, type DbHandle } from '../db/connection.ts';
 import type { UsersTable } from '../db/schema.ts';
 import { HttpError } from './errors.ts';
+import type { RateLimit } from './rate-limit.ts';
 
 /** public: anyone; user: any signed-in user; admin: super_admin; client: a client. */
 export type Access = 'public' | 'user' | 'admin' | 'client';
@@ -29,6 +30,7 @@ declare module 'fastify' {
   }
   interface FastifyRequest {
     user: AuthUser | null;
+    session: Session | null;
   }
 }
 
@@ -67,10 +69,21 @@ export async function loadJwtKey(db: Db, configured: string | null): Promise<Uin
   return Buffer.from(row.value, 'base64');
 }
 
+/** A checked token: its user (read fresh) and what the token itself says. */
+export interface Session {
+  user: AuthUser;
+  /** The token's id (null for a token issued before tokens had ids). */
+  jti: string | null;
+  /** When it expires, seconds since the epoch. */
+  exp: number;
+}
+
 export interface Tokens {
   sign(user: Pick<AuthUser, 'id' | 'token_version'>): Promise<string>;
-  /** The user of an Authorization header's bearer token, if it is still valid for them. */
-  check(authorization: string | undefined): Promise<AuthUser | null>;
+  /** The session of an Authorization header's bearer token, if it is still valid for its user. */
+  check(authorization: string | undefined): Promise<Session | null>;
+  /** Refuses the session's token from now on, until it would have expired anyway. */
+  revoke(session: Session): Promise<void>;
 }
 
 // HS256 JWTs with node:crypto: the synchronous HMAC is several times cheaper than WebCrypto's,
@@ -82,6 +95,7 @@ interface TokenClaims {
   sub: string;
   ver: number;
   exp: number;
+  jti: string | null;
 }
 
 /** Headers whose token was checked, at most this many (a client sends its token on every call). */
@@ -101,12 +115,12 @@ export function createTokens(database: DbHandle, key: Uint8Array, ttlSeconds: nu
     const expected = Buffer.from(signature(`${header}.${payload}`).toString('base64url'));
     if (given.length !== expected.length || !crypto.timingSafeEqual(given, expected)) return null;
     try {
-      const { sub, ver, exp } = JSON.parse(Buffer.from(payload, 'base64url').toString('utf8')) as {
-        [claim: string]: unknown;
-      };
-      return typeof sub === 'string' && typeof ver === 'number' && typeof exp === 'number'
-        ? { sub, ver, exp }
-        : null;
+      const { sub, ver, exp, jti } = JSON.parse(
+        Buffer.from(payload, 'base64url').toString('utf8'),
+      ) as { [claim: string]: unknown };
+      if (typeof sub !== 'string' || typeof ver !== 'number' || typeof exp !== 'number')
+        return null;
+      return { sub, ver, exp, jti: typeof jti === 'string' ? jti : null };
     } catch {
       return null;
     }
@@ -114,8 +128,7 @@ export function createTokens(database: DbHandle, key: Uint8Array, ttlSeconds: nu
   // A signature is checked once per token: the HMAC (OpenSSL 3 sets up a new context each time)
   // cost more than the user's row read. Only headers with a token we signed are kept, so the map
   // holds no attacker's input; expiry and the user's current state are checked on every request.
-  // The key is the header as sent: its pattern is then tested once, and the rate limit has
-  // already hashed that very string (a 300-character hash and a copy less per request).
+  // The key is the header as sent: its pattern is then tested once per header.
   const verified = new Map<string, TokenClaims>();
   const claims = (header: string): TokenClaims | null => {
     let found = verified.get(header);
@@ -128,7 +141,12 @@ export function createTokens(database: DbHandle, key: Uint8Array, ttlSeconds: nu
     }
     return found.exp * 1000 > Date.now() ? found : null;
   };
-  const readUsers = batchedUserReads(database);
+  const readUsers = batchedReads<AuthUser>(database, userReads(database), (user) => user.id);
+  const readRevoked = batchedReads<{ jti: string }>(
+    database,
+    revokedReads(database),
+    (row) => row.jti,
+  );
   return {
     async sign(user) {
       const issuedAt = Math.floor(Date.now() / 1000);
@@ -137,6 +155,7 @@ export function createTokens(database: DbHandle, key: Uint8Array, ttlSeconds: nu
         sub: user.id,
         iat: issuedAt,
         exp: issuedAt + ttlSeconds,
+        jti: crypto.randomBytes(16).toString('base64url'),
       });
       const content = `${JWT_HEADER}.${payload}`;
       return `${content}.${signature(content).toString('base64url')}`;
@@ -144,9 +163,33 @@ export function createTokens(database: DbHandle, key: Uint8Array, ttlSeconds: nu
     async check(authorization) {
       const payload = authorization ? claims(authorization) : null;
       if (!payload) return null;
-      const user = (await readUsers(payload.sub)).get(payload.sub);
+      const { jti } = payload;
+      // Both reads join the batch of their turn: one query each for every request of it.
+      const [users, revoked] = await Promise.all([
+        readUsers(payload.sub),
+        jti === null ? null : readRevoked(jti),
+      ]);
+      const user = users.get(payload.sub);
       if (!user || !user.is_active || user.token_version !== payload.ver) return null;
-      return user;
+      if (jti !== null && revoked?.has(jti)) return null;
+      return { user, jti, exp: payload.exp };
+    },
+    async revoke({ user, jti, exp }) {
+      if (jti === null) {
+        // A token from before tokens had ids can only be ended with all of its user's tokens.
+        await database.db
+          .updateTable('users')
+          .set({ token_version: user.token_version + 1 })
+          .where('id', '=', user.id)
+          .where('token_version', '=', user.token_version)
+          .execute();
+        return;
+      }
+      await database.db
+        .insertInto('revoked_tokens')
+        .values({ jti, user_id: user.id, expires_at: exp })
+        .onConflict((oc) => oc.column('jti').doNothing())
+        .execute();
     },
   };
 }
@@ -154,51 +197,80 @@ export function createTokens(database: DbHandle, key: Uint8Array, ttlSeconds: nu
 /** Ids asked for together go to the database in one query, at most this many. */
 const MAX_BATCH = 100;
 
-/**
- * Every guarded request reads its user, and under load many arrive in each turn of the event
- * loop: the reads of two turns are made together, after them, in one query (one round trip to
- * PostgreSQL, one read transaction of SQLite) instead of one each. Each read still starts after
- * its request arrived, so it sees every change committed before; a user asked for twice is read
- * once. The function answers the users of the batch it put the id in, by id.
- */
-function batchedUserReads(database: DbHandle): (id: string) => Promise<Map<string, AuthUser>> {
-  const { sql: byIds } = database.db
+/** The users of a JSON array of ids. */
+const userReads = (database: DbHandle) =>
+  database.db
     .selectFrom('users')
     .select(AUTH_COLUMNS)
     .where(inJsonArray(database.engine, 'id', ''))
-    .compile();
-  const read = async (ids: string[]) => {
+    .compile().sql;
+
+/** The revoked token ids among a JSON array of ids. */
+const revokedReads = (database: DbHandle) =>
+  database.db
+    .selectFrom('revoked_tokens')
+    .select('jti')
+    .where(inJsonArray(database.engine, 'jti', ''))
+    .compile().sql;
+
+/**
+ * Every guarded request reads its user and whether its token was revoked, and under load many
+ * arrive in each turn of the event loop: the reads of two turns are made together, after them,
+ * in one query (one round trip to PostgreSQL, one read transaction of SQLite) instead of one each.
+ * Each read still starts after its request arrived, so it sees every change committed before; a
+ * key asked for twice is read once. The function answers the rows of the batch it put the key
+ * in, by key (`byKeys` takes a JSON array of keys).
+ */
+function batchedReads<Row>(
+  database: DbHandle,
+  byKeys: string,
+  keyOf: (row: Row) => string,
+): (key: string) => Promise<Map<string, Row>> {
+  const read = async (keys: string[]) => {
     const reads = [];
-    for (let i = 0; i < ids.length; i += MAX_BATCH) {
-      reads.push(database.read<AuthUser>(byIds, [JSON.stringify(ids.slice(i, i + MAX_BATCH))]));
+    for (let i = 0; i < keys.length; i += MAX_BATCH) {
+      reads.push(database.read<Row>(byKeys, [JSON.stringify(keys.slice(i, i + MAX_BATCH))]));
     }
-    const users = new Map<string, AuthUser>();
-    for (const rows of await Promise.all(reads)) for (const user of rows) users.set(user.id, user);
-    return users;
+    const found = new Map<string, Row>();
+    for (const rows of await Promise.all(reads)) for (const row of rows) found.set(keyOf(row), row);
+    return found;
   };
-  let batch: { ids: Set<string>; users: Promise<Map<string, AuthUser>> } | null = null;
+  let batch: { keys: Set<string>; rows: Promise<Map<string, Row>> } | null = null;
   // Not async: every request of a batch shares its promise, with no promise of its own.
-  return (id) => {
+  return (key) => {
     if (!batch) {
-      const ids = new Set<string>();
-      const users = new Promise<Map<string, AuthUser>>((resolve, reject) => {
+      const keys = new Set<string>();
+      const rows = new Promise<Map<string, Row>>((resolve, reject) => {
         // Two turns: under load the requests read in the next turn join the batch too.
         setImmediate(() =>
           setImmediate(() => {
             batch = null;
-            read([...ids]).then(resolve, reject);
+            read([...keys]).then(resolve, reject);
           }),
         );
       });
-      batch = { ids, users };
+      batch = { keys, rows };
     }
-    batch.ids.add(id);
-    return batch.users;
+    batch.keys.add(key);
+    return batch.rows;
   };
 }
 
-export function registerAuth(app: FastifyInstance, tokens: Tokens): void {
+/** Signed-out tokens past their expiry: they would be refused anyway, so their rows can go. */
+export async function purgeRevokedTokens({ db }: DbHandle): Promise<void> {
+  await db
+    .deleteFrom('revoked_tokens')
+    .where('expires_at', '<', Math.floor(Date.now() / 1000))
+    .execute();
+}
+
+/**
+ * Guards every route under /api by its declared access. `limit`, when given, counts each guarded
+ * request under its verified user, or under its address when the token is missing or bad.
+ */
+export function registerAuth(app: FastifyInstance, tokens: Tokens, limit: RateLimit | null): void {
   app.decorateRequest('user', null);
+  app.decorateRequest('session', null);
 
   // A route under /api without a declared access, or one whose prefix promises another role,
   // stops the server from starting; every other route gets its guard here, once.
@@ -220,14 +292,23 @@ export function registerAuth(app: FastifyInstance, tokens: Tokens): void {
   });
 
   function guard(access: Exclude<Access, 'public'>) {
-    return async (request: FastifyRequest) => {
-      const user = await tokens.check(request.headers.authorization);
-      if (!user) throw new HttpError(401, SESSION_INVALID);
+    return async (request: FastifyRequest, reply: FastifyReply) => {
+      const session = await tokens.check(request.headers.authorization);
+      limit?.count(request, reply, session?.user.id ?? null);
+      if (!session) throw new HttpError(401, SESSION_INVALID);
+      const { user } = session;
       if (access === 'admin' && user.role !== 'super_admin') throw new HttpError(403, FORBIDDEN);
       if (access === 'client' && user.role !== 'client') throw new HttpError(403, FORBIDDEN);
       request.user = user;
+      request.session = session;
     };
   }
+}
+
+/** The checked token of a guarded route. */
+export function currentSession(request: FastifyRequest): Session {
+  if (!request.session) throw new HttpError(401, SESSION_INVALID);
+  return request.session;
 }
 
 /** The signed-in user of a guarded route. */
@@ -236,44 +317,94 @@ export function currentUser(request: FastifyRequest): AuthUser {
   return request.user;
 }
 
-/** Failed sign-ins per IP and per account in a fixed window, checked before any hashing. */
-export class LoginLimiter {
-  readonly #hits = new Map<string, { count: number; resetAt: number }>();
-  constructor(
-    private readonly options: { windowMs: number; maxPerIp: number; maxPerAccount: number },
-  ) {}
+export interface LoginLimits {
+  /** How long failures are remembered, and the window of the per-address count. */
+  windowMs: number;
+  /** Failed sign-ins from one address, on any accounts, in a window; then it waits for the next. */
+  maxPerIp: number;
+  /** Failed sign-ins of one account from one address before each further attempt waits. */
+  maxPerPair: number;
+  /** The first wait; each further failure of the pair doubles it, up to `maxDelayMs`. */
+  firstDelayMs?: number;
+  maxDelayMs?: number;
+}
 
-  #count(key: string, now: number): number {
-    const hit = this.#hits.get(key);
-    return hit && hit.resetAt > now ? hit.count : 0;
+/** Entries each map may hold; past it the oldest go first (after the expired ones). */
+const MAX_LOGIN_ENTRIES = 100_000;
+
+/**
+ * Failed sign-ins, checked before any hashing. An account is slowed per address it is tried
+ * from: after `maxPerPair` failures from one address, that address waits before each next try of
+ * that account, the wait doubling with each failure; the owner signing in from elsewhere is not
+ * slowed at all. One address trying many accounts is stopped by `maxPerIp` per window. The admin
+ * can lift an account's waits (`lift`), and a successful sign-in ends its pair's.
+ */
+export class LoginLimiter {
+  readonly #pairs = new Map<string, { failures: number; until: number; lastAt: number }>();
+  readonly #ips = new Map<string, { count: number; resetAt: number }>();
+  readonly #firstDelayMs: number;
+  readonly #maxDelayMs: number;
+  constructor(private readonly options: LoginLimits) {
+    this.#firstDelayMs = options.firstDelayMs ?? 1000;
+    this.#maxDelayMs = options.maxDelayMs ?? 15 * 60 * 1000;
   }
+
+  static #pairKey = (ip: string, account: string) => `${account}\u0000${ip}`;
 
   /** Milliseconds to wait, or 0 when an attempt may go ahead. */
   blockedFor(ip: string, account: string, now = Date.now()): number {
-    const blocked = [
-      [`ip:${ip}`, this.options.maxPerIp],
-      [`acct:${account}`, this.options.maxPerAccount],
-    ] as const;
-    for (const [key, max] of blocked) {
-      if (this.#count(key, now) >= max) return (this.#hits.get(key)?.resetAt ?? now) - now;
-    }
-    return 0;
+    const byIp = this.#ips.get(ip);
+    const ipWait =
+      byIp && byIp.resetAt > now && byIp.count >= this.options.maxPerIp ? byIp.resetAt - now : 0;
+    const pair = this.#pairs.get(LoginLimiter.#pairKey(ip, account));
+    return Math.max(ipWait, pair && pair.until > now ? pair.until - now : 0);
   }
 
   fail(ip: string, account: string, now = Date.now()): void {
-    if (this.#hits.size > 100_000) this.#sweep(now);
-    for (const key of [`ip:${ip}`, `acct:${account}`]) {
-      const hit = this.#hits.get(key);
-      if (hit && hit.resetAt > now) hit.count += 1;
-      else this.#hits.set(key, { count: 1, resetAt: now + this.options.windowMs });
+    const key = LoginLimiter.#pairKey(ip, account);
+    const pair = this.#pairs.get(key);
+    const live = pair && pair.lastAt + this.options.windowMs > now ? pair : undefined;
+    const failures = (live?.failures ?? 0) + 1;
+    const over = failures - this.options.maxPerPair;
+    const until =
+      over >= 0
+        ? now + Math.min(this.#firstDelayMs * 2 ** Math.min(over, 40), this.#maxDelayMs)
+        : 0;
+    this.#pairs.delete(key); // re-inserted last: the map stays in order of last use
+    this.#pairs.set(key, { failures, until, lastAt: now });
+    const byIp = this.#ips.get(ip);
+    if (byIp && byIp.resetAt > now) byIp.count += 1;
+    else this.#ips.set(ip, { count: 1, resetAt: now + this.options.windowMs });
+    this.#bound(now);
+  }
+
+  succeed(ip: string, account: string): void {
+    this.#pairs.delete(LoginLimiter.#pairKey(ip, account));
+  }
+
+  /** Ends every wait of an account, from any address (the admin's "Buka Blokir Masuk"). */
+  lift(account: string): void {
+    const prefix = `${account}\u0000`;
+    for (const key of this.#pairs.keys()) if (key.startsWith(prefix)) this.#pairs.delete(key);
+  }
+
+  /** Entries held (tests prove the memory stays bounded). */
+  size(): number {
+    return this.#pairs.size + this.#ips.size;
+  }
+
+  #bound(now: number) {
+    if (this.#pairs.size <= MAX_LOGIN_ENTRIES && this.#ips.size <= MAX_LOGIN_ENTRIES) return;
+    const windowMs = this.options.windowMs;
+    for (const [key, pair] of this.#pairs) {
+      if (Math.max(pair.until, pair.lastAt + windowMs) <= now) this.#pairs.delete(key);
     }
-  }
-
-  succeed(account: string): void {
-    this.#hits.delete(`acct:${account}`);
-  }
-
-  #sweep(now: number) {
-    for (const [key, hit] of this.#hits) if (hit.resetAt <= now) this.#hits.delete(key);
+    for (const [key, hit] of this.#ips) if (hit.resetAt <= now) this.#ips.delete(key);
+    for (const map of [this.#pairs, this.#ips]) {
+      for (const key of map.keys()) {
+        if (map.size <= MAX_LOGIN_ENTRIES * 0.9) break; // room for a while before the next sweep
+        map.delete(key);
+      }
+    }
   }
 }
