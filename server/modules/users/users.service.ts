@@ -1,6 +1,6 @@
 // Accounts: presenting users, the first administrator, and the admin's client management.
 import crypto from 'node:crypto';
-import { sql, type Transaction } from 'kysely';
+import { sql, type Kysely, type Transaction } from 'kysely';
 import type { User } from '../../../common/auth.ts';
 import type { PageQuery } from '../../../common/pagination.ts';
 import type { ChangePassword, CreateUser, UpdateUser, UserPage } from '../../../common/users.ts';
@@ -31,7 +31,7 @@ export function toUser(row: AuthUser): User {
 
 const normalEmail = (email: string) => email.trim().toLowerCase();
 
-async function emailTaken({ db }: DbHandle, email: string, exceptId?: string) {
+async function emailTaken(db: Kysely<Database>, email: string, exceptId?: string) {
   let query = db.selectFrom('users').select('id').where('email', '=', normalEmail(email));
   if (exceptId) query = query.where('id', '!=', exceptId);
   return (await query.executeTakeFirst()) !== undefined;
@@ -41,7 +41,7 @@ async function emailTaken({ db }: DbHandle, email: string, exceptId?: string) {
  * Whether another account has this username in any letter case: compared with the database's
  * lower(), the expression of the unique index (migration 008), so the check and the index agree.
  */
-async function usernameTaken({ db }: DbHandle, username: string, exceptId?: string) {
+async function usernameTaken(db: Kysely<Database>, username: string, exceptId?: string) {
   let query = db
     .selectFrom('users')
     .select('id')
@@ -52,12 +52,12 @@ async function usernameTaken({ db }: DbHandle, username: string, exceptId?: stri
 
 /** Refuses an email or a username another account has (409, before any change). */
 async function checkUnique(
-  database: DbHandle,
+  db: Kysely<Database>,
   input: { email: string; username: string },
   id?: string,
 ) {
-  if (await emailTaken(database, input.email, id)) throw conflict(EMAIL_TAKEN);
-  if (await usernameTaken(database, input.username, id)) throw conflict(USERNAME_TAKEN);
+  if (await emailTaken(db, input.email, id)) throw conflict(EMAIL_TAKEN);
+  if (await usernameTaken(db, input.username, id)) throw conflict(USERNAME_TAKEN);
 }
 
 /**
@@ -75,7 +75,7 @@ async function uniqueRace<T>(
   } catch (error) {
     const code = (error as { code?: unknown }).code;
     if (code === '23505' || code === 'SQLITE_CONSTRAINT_UNIQUE')
-      await checkUnique(database, input, id);
+      await checkUnique(database.db, input, id);
     throw error;
   }
 }
@@ -155,7 +155,7 @@ export async function listClients(
 
 /** Creates a client or, when the admin asks for one, another super administrator. */
 export async function createUser(database: DbHandle, actorId: string, input: CreateUser) {
-  await checkUnique(database, input);
+  await checkUnique(database.db, input);
   const timestamp = now();
   const row: UsersTable = {
     id: crypto.randomUUID(),
@@ -206,10 +206,11 @@ export async function updateClient(
   id: string,
   input: UpdateUser,
 ) {
-  await checkUnique(database, input, id);
   return uniqueRace(database, input, id, () =>
     transact(database, async (trx) => {
+      // An unknown id is a 404 before any name is compared.
       const before = await clientForUpdate(database, trx, id);
+      await checkUnique(trx, input, id);
       const expected = input.expected_points;
       const untouched = expected !== undefined && input.points === expected;
       if (expected !== undefined && !untouched && before.points !== expected)
