@@ -141,12 +141,9 @@ export function createTokens(database: DbHandle, key: Uint8Array, ttlSeconds: nu
     }
     return found.exp * 1000 > Date.now() ? found : null;
   };
-  const readUsers = batchedReads<AuthUser>(database, userReads(database), (user) => user.id);
-  const readRevoked = batchedReads<{ jti: string }>(
-    database,
-    revokedReads(database),
-    (row) => row.jti,
-  );
+  const readUsers = batchedUserReads(database);
+  const isRevoked = async (jti: string) =>
+    (await database.read(revokedById(database), [jti])).length > 0;
   return {
     async sign(user) {
       const issuedAt = Math.floor(Date.now() / 1000);
@@ -164,14 +161,12 @@ export function createTokens(database: DbHandle, key: Uint8Array, ttlSeconds: nu
       const payload = authorization ? claims(authorization) : null;
       if (!payload) return null;
       const { jti } = payload;
-      // Both reads join the batch of their turn: one query each for every request of it.
-      const [users, revoked] = await Promise.all([
-        readUsers(payload.sub),
-        jti === null ? null : readRevoked(jti),
-      ]);
-      const user = users.get(payload.sub);
-      if (!user || !user.is_active || user.token_version !== payload.ver) return null;
-      if (jti !== null && revoked?.has(jti)) return null;
+      const found = (await readUsers(payload.sub, jti)).get(payload.sub);
+      if (!found || !found.is_active || found.token_version !== payload.ver) return null;
+      const { revoked, ...user } = found;
+      // The batch's read tells whether any token of its batch of this user was signed out; only
+      // then is this one looked up (a signed-out token in use is rare).
+      if (jti !== null && revoked && (await isRevoked(jti))) return null;
       return { user, jti, exp: payload.exp };
     },
     async revoke({ user, jti, exp }) {
@@ -194,65 +189,83 @@ export function createTokens(database: DbHandle, key: Uint8Array, ttlSeconds: nu
   };
 }
 
+/** A user as the token check reads it: `revoked` when a token id of the batch was signed out. */
+type CheckedUser = AuthUser & { revoked: unknown };
+
+/**
+ * The users of a JSON array of ids (the second parameter), each with whether one of a JSON array
+ * of token ids (the first) is a signed-out token of theirs: one query for both.
+ */
+const usersWithRevocations = ({ db, engine }: DbHandle) =>
+  db
+    .selectFrom('users')
+    .select(AUTH_COLUMNS)
+    .select((eb) =>
+      eb
+        .exists(
+          eb
+            .selectFrom('revoked_tokens')
+            .select('revoked_tokens.jti')
+            .whereRef('revoked_tokens.user_id', '=', 'users.id')
+            .where(inJsonArray(engine, 'revoked_tokens.jti', '')),
+        )
+        .as('revoked'),
+    )
+    .where(inJsonArray(engine, 'users.id', ''))
+    .compile().sql;
+
+const revokedById = ({ db }: DbHandle) =>
+  db.selectFrom('revoked_tokens').select('jti').where('jti', '=', '').compile().sql;
+
 /** Ids asked for together go to the database in one query, at most this many. */
 const MAX_BATCH = 100;
 
-/** The users of a JSON array of ids. */
-const userReads = (database: DbHandle) =>
-  database.db
-    .selectFrom('users')
-    .select(AUTH_COLUMNS)
-    .where(inJsonArray(database.engine, 'id', ''))
-    .compile().sql;
-
-/** The revoked token ids among a JSON array of ids. */
-const revokedReads = (database: DbHandle) =>
-  database.db
-    .selectFrom('revoked_tokens')
-    .select('jti')
-    .where(inJsonArray(database.engine, 'jti', ''))
-    .compile().sql;
-
 /**
- * Every guarded request reads its user and whether its token was revoked, and under load many
- * arrive in each turn of the event loop: the reads of two turns are made together, after them,
- * in one query (one round trip to PostgreSQL, one read transaction of SQLite) instead of one each.
- * Each read still starts after its request arrived, so it sees every change committed before; a
- * key asked for twice is read once. The function answers the rows of the batch it put the key
- * in, by key (`byKeys` takes a JSON array of keys).
+ * Every guarded request reads its user, and under load many arrive in each turn of the event
+ * loop: the reads of two turns are made together, after them, in one query (one round trip to
+ * PostgreSQL, one read transaction of SQLite) instead of one each. Each read still starts after
+ * its request arrived, so it sees every change committed before; a user asked for twice is read
+ * once. The function answers the users of the batch it put the id in, by id.
  */
-function batchedReads<Row>(
+function batchedUserReads(
   database: DbHandle,
-  byKeys: string,
-  keyOf: (row: Row) => string,
-): (key: string) => Promise<Map<string, Row>> {
-  const read = async (keys: string[]) => {
+): (id: string, jti: string | null) => Promise<Map<string, CheckedUser>> {
+  const byIds = usersWithRevocations(database);
+  const read = async (ids: string[], jtis: string[]) => {
     const reads = [];
-    for (let i = 0; i < keys.length; i += MAX_BATCH) {
-      reads.push(database.read<Row>(byKeys, [JSON.stringify(keys.slice(i, i + MAX_BATCH))]));
+    const tokens = JSON.stringify(jtis);
+    for (let i = 0; i < ids.length; i += MAX_BATCH) {
+      const batch = JSON.stringify(ids.slice(i, i + MAX_BATCH));
+      reads.push(database.read<CheckedUser>(byIds, [tokens, batch]));
     }
-    const found = new Map<string, Row>();
-    for (const rows of await Promise.all(reads)) for (const row of rows) found.set(keyOf(row), row);
-    return found;
+    const users = new Map<string, CheckedUser>();
+    for (const rows of await Promise.all(reads)) for (const user of rows) users.set(user.id, user);
+    return users;
   };
-  let batch: { keys: Set<string>; rows: Promise<Map<string, Row>> } | null = null;
+  let batch: {
+    ids: Set<string>;
+    jtis: Set<string>;
+    users: Promise<Map<string, CheckedUser>>;
+  } | null = null;
   // Not async: every request of a batch shares its promise, with no promise of its own.
-  return (key) => {
+  return (id, jti) => {
     if (!batch) {
-      const keys = new Set<string>();
-      const rows = new Promise<Map<string, Row>>((resolve, reject) => {
+      const ids = new Set<string>();
+      const jtis = new Set<string>();
+      const users = new Promise<Map<string, CheckedUser>>((resolve, reject) => {
         // Two turns: under load the requests read in the next turn join the batch too.
         setImmediate(() =>
           setImmediate(() => {
             batch = null;
-            read([...keys]).then(resolve, reject);
+            read([...ids], [...jtis]).then(resolve, reject);
           }),
         );
       });
-      batch = { keys, rows };
+      batch = { ids, jtis, users };
     }
-    batch.keys.add(key);
-    return batch.rows;
+    batch.ids.add(id);
+    if (jti !== null) batch.jtis.add(jti);
+    return batch.users;
   };
 }
 

@@ -12,6 +12,12 @@ export async function up(db: Kysely<any>): Promise<void> {
     // Seconds since the epoch, the token's own `exp`: past it the row can go.
     .addColumn('expires_at', 'bigint', (c) => c.notNull())
     .execute();
+  // The token check asks, per user of its batch, whether one of the batch's ids is theirs.
+  await db.schema
+    .createIndex('revoked_tokens_user_id')
+    .on('revoked_tokens')
+    .columns(['user_id', 'jti'])
+    .execute();
   await db.schema
     .createIndex('revoked_tokens_expires_at')
     .on('revoked_tokens')

@@ -51,6 +51,23 @@ describe('POST /api/auth/logout', () => {
     const { token: live } = await server.createClient();
     expect((await restarted.check(`Bearer ${live}`))?.user.role).toBe('client');
   });
+
+  it("is told apart from the same user's live tokens checked in the same batch", async () => {
+    const { user, token, password } = await server.createClient();
+    const live = (await server.login(user.email, password)).access_token;
+    expect((await logout(token)).status).toBe(200);
+    // Asked in one turn of the event loop: one batch, one read.
+    const checked = await Promise.all(
+      [token, live, token, live].map((t) => server.context.tokens.check(`Bearer ${t}`)),
+    );
+    expect(checked.map((session) => session?.user.id ?? null)).toEqual([
+      null,
+      user.id,
+      null,
+      user.id,
+    ]);
+    expect(Object.keys(checked[1]!.user)).not.toContain('revoked');
+  });
 });
 
 describe('POST /api/auth/change-password', () => {
