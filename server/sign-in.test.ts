@@ -159,6 +159,15 @@ describe('brute force', () => {
     expect(limiter.blockedFor('10.0.0.1', 'budi@contoh.test', now - 1)).toBe(0);
   });
 
+  it('counts an IPv6 caller by its /64: another address of the same network waits too', () => {
+    const limiter = new LoginLimiter({ windowMs: 60_000, maxPerIp: 1e9, maxPerPair: 2 });
+    const now = 1_000_000;
+    limiter.fail('2001:db8:5:6::1', 'budi@contoh.test', now);
+    limiter.fail('2001:db8:5:6::2', 'budi@contoh.test', now);
+    expect(limiter.blockedFor('2001:db8:5:6:ffff::9', 'budi@contoh.test', now)).toBe(1000);
+    expect(limiter.blockedFor('2001:db8:5:7::1', 'budi@contoh.test', now)).toBe(0);
+  });
+
   it('per IP: blocked after 20 failures on any accounts; other IPs and, later, this one get in', async () => {
     await nextWindow();
     const owner = await server.createClient({ password: 'pemilik-asli-456' });

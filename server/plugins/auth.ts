@@ -5,6 +5,7 @@ import { hash, verify } from '@node-rs/argon2';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { inJsonArray, type Db, type DbHandle } from '../db/connection.ts';
 import type { UsersTable } from '../db/schema.ts';
+import { addressKey } from './address.ts';
 import { HttpError } from './errors.ts';
 import type { RateLimit } from './rate-limit.ts';
 
@@ -346,8 +347,8 @@ export interface LoginLimits {
 const MAX_LOGIN_ENTRIES = 100_000;
 
 /**
- * Failed sign-ins, checked before any hashing. An account is slowed per address it is tried
- * from: after `maxPerPair` failures from one address, that address waits before each next try of
+ * Failed sign-ins, checked before any hashing (an IPv6 address counts by its /64, address.ts).
+ * An account is slowed per address it is tried from: after `maxPerPair` failures from one address, that address waits before each next try of
  * that account, the wait doubling with each failure; the owner signing in from elsewhere is not
  * slowed at all. One address trying many accounts is stopped by `maxPerIp` per window. The admin
  * can lift an account's waits (`lift`), and a successful sign-in ends its pair's.
@@ -362,11 +363,11 @@ export class LoginLimiter {
     this.#maxDelayMs = options.maxDelayMs ?? 15 * 60 * 1000;
   }
 
-  static #pairKey = (ip: string, account: string) => `${account}\u0000${ip}`;
+  static #pairKey = (ip: string, account: string) => `${account}\u0000${addressKey(ip)}`;
 
   /** Milliseconds to wait, or 0 when an attempt may go ahead. */
   blockedFor(ip: string, account: string, now = Date.now()): number {
-    const byIp = this.#ips.get(ip);
+    const byIp = this.#ips.get(addressKey(ip));
     const ipWait =
       byIp && byIp.resetAt > now && byIp.count >= this.options.maxPerIp ? byIp.resetAt - now : 0;
     const pair = this.#pairs.get(LoginLimiter.#pairKey(ip, account));
@@ -385,9 +386,10 @@ export class LoginLimiter {
         : 0;
     this.#pairs.delete(key); // re-inserted last: the map stays in order of last use
     this.#pairs.set(key, { failures, until, lastAt: now });
-    const byIp = this.#ips.get(ip);
+    const address = addressKey(ip);
+    const byIp = this.#ips.get(address);
     if (byIp && byIp.resetAt > now) byIp.count += 1;
-    else this.#ips.set(ip, { count: 1, resetAt: now + this.options.windowMs });
+    else this.#ips.set(address, { count: 1, resetAt: now + this.options.windowMs });
     this.#bound(now);
   }
 

@@ -147,6 +147,18 @@ describe('registerRateLimit with the auth guard', () => {
     await app.close();
   });
 
+  it('counts the addresses of one IPv6 /64 network as one', async () => {
+    const limit = createRateLimit(3);
+    const app = build(limit);
+    const statuses = [];
+    for (let i = 1; i <= 4; i += 1)
+      statuses.push((await get(app, '/public', undefined, `2001:db8:7:8::${i}`)).statusCode);
+    expect(statuses).toEqual([200, 200, 200, 429]);
+    expect((await get(app, '/public', undefined, '2001:db8:7:9::1')).statusCode).toBe(200);
+    expect(limit.size()).toBe(2);
+    await app.close();
+  });
+
   it('shares one count among the addresses past the bound', async () => {
     const limit = createRateLimit(3, { maxKeys: 2 });
     const app = build(limit);

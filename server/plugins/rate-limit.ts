@@ -1,5 +1,6 @@
 // Requests per minute per signed-in user (its verified id) or, before that, per address.
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { addressKey } from './address.ts';
 import { HttpError } from './errors.ts';
 
 export const tooManyRequests = (seconds: number) =>
@@ -23,7 +24,7 @@ const OVERFLOW = 'ip:*';
  *
  * Keys are what the server knows, never what the caller wrote: a guarded route counts under the
  * verified user's id (the auth guard calls `count` after checking the token), everything else,
- * a missing or bad token included, under the caller's address. Users are as many as the users
+ * a missing or bad token included, under the caller's address (an IPv6 one by its /64). Users are as many as the users
  * table; addresses past `maxKeys` in one window share one count, so made-up headers or many
  * addresses cannot grow the memory without bound.
  */
@@ -42,7 +43,7 @@ export function createRateLimit(
         addresses = 0;
         windowEnds = now + windowMs;
       }
-      let key = userId === null ? `ip:${request.ip}` : `user:${userId}`;
+      let key = userId === null ? `ip:${addressKey(request.ip)}` : `user:${userId}`;
       let count = counts.get(key);
       if (count === undefined && userId === null) {
         if (addresses >= maxKeys) {
