@@ -8,6 +8,13 @@ export type Role = (typeof ROLES)[number];
 export const MIN_PASSWORD_LENGTH = 6;
 export const MAX_PASSWORD_LENGTH = 128;
 
+/** A new password, as account creation and every password change take it. */
+export const PasswordSchema = z
+  .string()
+  .min(1, { error: 'Password harus diisi', abort: true })
+  .min(MIN_PASSWORD_LENGTH, `Password minimal ${MIN_PASSWORD_LENGTH} karakter`)
+  .max(MAX_PASSWORD_LENGTH, `Password maksimal ${MAX_PASSWORD_LENGTH} karakter`);
+
 export const LoginSchema = z.strictObject({
   email: requiredText(254, LOGIN_MESSAGES.email),
   password: z.string().min(1, LOGIN_MESSAGES.password).max(MAX_PASSWORD_LENGTH),
@@ -37,3 +44,13 @@ export const ErrorSchema = z.object({
   errors: z.array(z.object({ field: z.string(), message: z.string() })).optional(),
 });
 export type ApiError = z.infer<typeof ErrorSchema>;
+
+/** A signed-in user's own password change (POST /api/auth/change-password). */
+export const ChangeOwnPasswordSchema = z.strictObject({
+  current_password: z
+    .string()
+    .min(1, 'Password saat ini harus diisi')
+    .max(MAX_PASSWORD_LENGTH, `Password maksimal ${MAX_PASSWORD_LENGTH} karakter`),
+  new_password: PasswordSchema,
+});
+export type ChangeOwnPassword = z.infer<typeof ChangeOwnPasswordSchema>;

@@ -1,7 +1,7 @@
 // Client accounts as the administrator manages them.
 import { requiredText } from './text.ts';
 import { z } from './zod.ts';
-import { MAX_PASSWORD_LENGTH, MIN_PASSWORD_LENGTH, UserSchema } from './auth.ts';
+import { PasswordSchema, ROLES, UserSchema } from './auth.ts';
 import { pageSchema } from './pagination.ts';
 import { MAX_BALANCE, MAX_BALANCE_MESSAGE } from './points.ts';
 
@@ -10,17 +10,14 @@ const username = requiredText(50, 'Username harus diisi', 'Username maksimal 50 
 const email = requiredText(254, 'Email harus diisi', 'Email maksimal 254 karakter')
   .pipe(z.email('Format email tidak valid'))
   .meta({ format: 'email' }); // the API document shows the input's schema, where the pipe has none
-const password = z
-  .string()
-  .min(1, { error: 'Password harus diisi', abort: true })
-  .min(MIN_PASSWORD_LENGTH, `Password minimal ${MIN_PASSWORD_LENGTH} karakter`)
-  .max(MAX_PASSWORD_LENGTH, `Password maksimal ${MAX_PASSWORD_LENGTH} karakter`);
+const password = PasswordSchema;
 
 export const CreateUserSchema = z.strictObject({
   username,
   email,
   password,
-  role: z.literal('client', 'Role hanya boleh client').default('client'),
+  // An administrator may create clients and further super administrators.
+  role: z.enum(ROLES, 'Role harus client atau super_admin').default('client'),
 });
 export type CreateUser = z.infer<typeof CreateUserSchema>;
 

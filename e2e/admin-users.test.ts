@@ -235,6 +235,46 @@ describe('Akun Klien', () => {
     await dialog().waitFor({ state: 'hidden' });
   });
 
+  it('lifts the sign-in wait of a client who typed wrong passwords', async () => {
+    await dismissToasts(page);
+    const target = clients[5]!;
+    const signInAs = (password: string) =>
+      e2e.server.api('POST', '/api/auth/login', { body: { email: target.user.email, password } });
+    for (let i = 0; i < e2e.server.config.login.maxPerPair; i++) await signInAs(`salah-${i}`);
+    expect((await signInAs(target.password)).status).toBe(429);
+    await page.getByRole('button', { name: 'Ubah password klien-6' }).click();
+    await dialog().getByRole('button', { name: 'Buka Blokir Masuk' }).click();
+    await expectToast(page, 'Blokir masuk klien-6 telah dibuka', { title: 'Berhasil' });
+    await shot(page, 'admin-users-lift-block');
+    expect((await signInAs(target.password)).status).toBe(200);
+    await dialog().getByRole('button', { name: 'Batal' }).click();
+    await dialog().waitFor({ state: 'hidden' });
+  });
+
+  it('adds another super administrator, who is not listed among the clients', async () => {
+    await dismissToasts(page);
+    const total = await statValue(page, 'Total Klien');
+    await page.getByRole('button', { name: 'Tambah Administrator' }).click();
+    await dialog().getByRole('heading', { name: 'Tambah Super Administrator' }).waitFor();
+    await dialog().getByLabel('Username').fill('Admin');
+    await dialog().getByLabel('Email').fill('admin.dua@contoh.test');
+    await dialog().getByLabel('Password', { exact: true }).fill('rahasia-admin-2');
+    await dialog().getByRole('button', { name: 'Tambah Administrator' }).click();
+    // 'admin' is the first administrator's name, in any letter case.
+    await expectToast(page, 'Username sudah digunakan', { variant: 'destructive' });
+    await dismissToasts(page);
+    await dialog().getByLabel('Username').fill('admin-dua');
+    await shot(page, 'admin-users-create-admin-dialog');
+    await dialog().getByRole('button', { name: 'Tambah Administrator' }).click();
+    await expectToast(page, 'Super administrator admin-dua berhasil ditambahkan', {
+      title: 'Berhasil',
+    });
+    await dialog().waitFor({ state: 'hidden' });
+    expect(await statValue(page, 'Total Klien')).toBe(total);
+    const session = await e2e.server.login('admin.dua@contoh.test', 'rahasia-admin-2');
+    expect(session.user).toMatchObject({ username: 'admin-dua', role: 'super_admin' });
+  });
+
   it('keeps Tab inside an open dialog and gives focus back to the button that opened it', async () => {
     await dismissToasts(page);
     await page.getByRole('button', { name: 'Edit klien klien-7' }).click();
@@ -274,6 +314,10 @@ describe('Akun Klien', () => {
         'Apakah Anda yakin ingin menghapus klien klien-7? Semua data termasuk riwayat blast dan transaksi akan dihapus permanen.',
       )
       .waitFor();
+    // Deletion is permanent: the dialog names the account by username and email.
+    const named = await confirm.locator('[data-delete-user]').innerText();
+    expect(named).toMatch(/^Username:\s*klien-7\s*Email:\s*(\S+)$/);
+    expect(named.split(/\s+/).at(-1)).toBe(clients[6]!.user.email);
     await shot(page, 'admin-users-delete-confirm');
     await confirm.getByRole('button', { name: 'Batal' }).click();
     await confirm.waitFor({ state: 'hidden' });

@@ -175,6 +175,32 @@ describe('/login', () => {
     await page.context().close();
   });
 
+  it('Keluar ends the session on the server: the old token is refused afterwards', async () => {
+    const client = await e2e.server.createClient({ username: 'keluar' });
+    const page = await e2e.open('/login', 'desktop');
+    await signIn(page, client.user.email, client.password);
+    const token = await page.evaluate(() => localStorage.getItem('token'));
+    expect(token).toBeTruthy();
+    expect((await e2e.server.api('GET', '/api/auth/me', { token })).status).toBe(200);
+    const logout = page.waitForResponse((response) => response.url().endsWith('/api/auth/logout'));
+    await page.getByRole('button', { name: 'Keluar' }).click();
+    await page.waitForURL('**/login');
+    expect((await logout).status()).toBe(200);
+    // The token copied before Keluar no longer opens anything, in the browser or outside it.
+    expect((await e2e.server.api('GET', '/api/auth/me', { token })).status).toBe(401);
+    await page.evaluate(
+      ([saved, user]) => {
+        localStorage.setItem('token', saved!);
+        localStorage.setItem('user', user!);
+      },
+      [token, JSON.stringify(client.user)],
+    );
+    await page.goto(`${e2e.url}/topup`);
+    await page.waitForURL('**/login');
+    await page.getByText(EXPIRED).waitFor();
+    await page.context().close();
+  });
+
   it('redirects a signed-in user from /login to /', async () => {
     const client = await e2e.server.createClient();
     const page = await e2e.open('/login', 'desktop');

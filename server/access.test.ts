@@ -20,10 +20,12 @@ type Ownership = 'none' | 'shared' | 'self' | 'own' | 'current-qr' | 'file';
 const ROUTES: [method: string, url: string, access: Access, ownership: Ownership][] = [
   ['POST', '/api/auth/login', 'public', 'none'],
   ['GET', '/api/auth/me', 'user', 'self'],
+  ['POST', '/api/auth/change-password', 'user', 'self'],
   ['GET', '/api/admin/users', 'admin', 'none'],
   ['POST', '/api/admin/users', 'admin', 'none'],
   ['PUT', '/api/admin/users/:id', 'admin', 'none'],
   ['PUT', '/api/admin/users/:id/password', 'admin', 'none'],
+  ['DELETE', '/api/admin/users/:id/sign-in-block', 'admin', 'none'],
   ['DELETE', '/api/admin/users/:id', 'admin', 'none'],
   ['GET', '/api/admin/contacts', 'admin', 'none'],
   ['GET', '/api/client/contacts', 'client', 'shared'],
@@ -65,6 +67,8 @@ const ROUTES: [method: string, url: string, access: Access, ownership: Ownership
   ['GET', '/api/client/dashboard', 'client', 'own'],
   ['GET', '/api/health', 'public', 'none'],
   ['GET', '/api/docs', 'public', 'none'],
+  // Last: it ends the session it is called with (the role check below calls it with each token).
+  ['POST', '/api/auth/logout', 'user', 'self'],
 ];
 const GUARDED = ROUTES.filter(([, , access]) => access !== 'public');
 
@@ -302,7 +306,8 @@ describe('unknown fields', () => {
         'POST',
         '/api/admin/users',
         adminToken,
-        { username: 'x', email: 'x@sebar.test', password: 'rahasia-1', role: 'super_admin' },
+        // super_admin is a role the admin may give (item 10); an unknown one is refused.
+        { username: 'x', email: 'x@sebar.test', password: 'rahasia-1', role: 'owner' },
       ],
       [
         'POST',
@@ -356,7 +361,7 @@ describe('unknown fields', () => {
     for (const [method, url, token, body] of attempts) {
       const answer = await api(method, url, { token, body });
       expect(answer.status, `${method} ${url} ${JSON.stringify(body)}`).toBe(422);
-      expect(answer.body.detail).toMatch(/Kunci tidak dikenali|Role hanya boleh client/);
+      expect(answer.body.detail).toMatch(/Kunci tidak dikenali|Role harus client atau super_admin/);
     }
     // __proto__ and constructor.prototype in raw JSON: refused by the parser, nothing polluted.
     const raw = [

@@ -293,7 +293,8 @@ describe('hostile input at every step of the walk', () => {
           username: { kind: 'string', required: true, refused: ['', '   '] },
           email: { kind: 'string', required: true, refused: ['bukan-email', 'a@', ''] },
           password: { kind: 'string', required: true, refused: ['12345', ''] },
-          role: { kind: 'string', required: false, refused: ['super_admin', 'admin'] },
+          // super_admin is allowed: the admin may add administrators (issue 26, item 10).
+          role: { kind: 'string', required: false, refused: ['owner', 'admin'] },
         },
       });
       await attack({

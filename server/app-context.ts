@@ -12,6 +12,7 @@ import type { Config } from './config.ts';
 import type { DbHandle } from './db/connection.ts';
 import type { FileStore } from './modules/uploads/file-store.ts';
 import type { LoginLimiter, Tokens } from './plugins/auth.ts';
+import type { RateLimit } from './plugins/rate-limit.ts';
 
 export interface AppContext {
   config: Config;
@@ -20,6 +21,8 @@ export interface AppContext {
   database: DbHandle;
   tokens: Tokens;
   loginLimiter: LoginLimiter;
+  /** The per-user request limit (null when SEBAR_USER_RATE_LIMIT is 0). */
+  rateLimit: RateLimit | null;
   uploadsDir: string;
   /** Where uploaded files are kept (the disk under uploadsDir). */
   files: FileStore;

@@ -111,6 +111,22 @@ describe('the server', () => {
     ]) {
       expect(documented, call).toContain(call);
     }
+    // Issue 26's calls, with their bodies described.
+    for (const call of [
+      'POST /api/auth/logout',
+      'POST /api/auth/change-password',
+      'DELETE /api/admin/users/{id}/sign-in-block',
+    ])
+      expect(documented, call).toContain(call);
+    const change = docs.body.paths['/api/auth/change-password'].post;
+    expect(
+      Object.keys(change.requestBody.content['application/json'].schema.properties).sort(),
+    ).toEqual(['current_password', 'new_password']);
+    expect(
+      Object.keys(change.responses['200'].content['application/json'].schema.properties),
+    ).toEqual(expect.arrayContaining(['access_token', 'user', 'detail']));
+    const role = newClient.schema.properties.role;
+    expect(role.enum).toEqual(['super_admin', 'client']);
   });
 });
 

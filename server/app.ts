@@ -25,11 +25,17 @@ import { purgeUnusedUploads, sweepOrphanFiles } from './modules/uploads/uploads.
 import { ensureAdmin } from './modules/users/users.service.ts';
 import { usersRoutes } from './modules/users/users.routes.ts';
 import { AccessLog, createLog } from './plugins/access-log.ts';
-import { createTokens, loadJwtKey, LoginLimiter, registerAuth } from './plugins/auth.ts';
+import {
+  createTokens,
+  loadJwtKey,
+  LoginLimiter,
+  purgeRevokedTokens,
+  registerAuth,
+} from './plugins/auth.ts';
 import { clientErrors, frameworkErrors, registerErrorHandling } from './plugins/errors.ts';
 import { registerInFlight } from './plugins/in-flight.ts';
 import { registerOpenApi } from './plugins/openapi.ts';
-import { registerRateLimit } from './plugins/rate-limit.ts';
+import { createRateLimit, registerRateLimit } from './plugins/rate-limit.ts';
 import { inlineScriptHashes, registerSecurityHeaders } from './plugins/security-headers.ts';
 import { serializerCompiler } from './plugins/serializer.ts';
 
@@ -74,6 +80,11 @@ export async function buildApp(
     routerOptions: { maxParamLength: 200 },
     frameworkErrors,
     clientErrorHandler: clientErrors,
+    // Behind a reverse proxy the caller's address is in X-Forwarded-For (SEBAR_TRUST_PROXY).
+    trustProxy:
+      typeof config.trustProxy === 'number'
+        ? (_address: string, hop: number) => hop < (config.trustProxy as number)
+        : config.trustProxy,
   }).withTypeProvider<ZodTypeProvider>();
   const routes: RegisteredRoute[] = [];
   app.addHook('onRoute', (route) => {
@@ -103,6 +114,7 @@ export async function buildApp(
     database,
     tokens,
     loginLimiter: new LoginLimiter(config.login),
+    rateLimit: config.userRateLimit > 0 ? createRateLimit(config.userRateLimit) : null,
     uploadsDir,
     files: diskStore(uploadsDir),
   };
@@ -116,10 +128,11 @@ export async function buildApp(
     app,
     inlineScriptHashes(fs.existsSync(page) ? fs.readFileSync(page, 'utf8') : ''),
   );
-  if (config.userRateLimit > 0) registerRateLimit(app, config.userRateLimit);
+  const { rateLimit } = context;
+  if (rateLimit) registerRateLimit(app, rateLimit);
   await registerOpenApi(app);
   registerErrorHandling(app, log);
-  registerAuth(app, tokens);
+  registerAuth(app, tokens, rateLimit);
   if (config.clientInFlight > 0) registerInFlight(app, config.clientInFlight);
   for (const register of MODULES) register(app, context);
   await serveClient(app, config.clientDir);
@@ -139,6 +152,7 @@ export async function buildApp(
         purgeIdempotencyKeys(database),
         purgeUnusedUploads(database, context.files),
         sweep(),
+        purgeRevokedTokens(database),
       ]).catch((error) => log.error({ err: error }, 'purge failed'));
     },
     60 * 60 * 1000,

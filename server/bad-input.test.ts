@@ -20,7 +20,7 @@ console.log(
 
 // Sign-in is fuzzed too; its limiter answers 429, which is fine but would hide the rest.
 const server = await startServer({
-  login: { windowMs: 60_000, maxPerIp: 1e9, maxPerAccount: 1e9 },
+  login: { windowMs: 60_000, maxPerIp: 1e9, maxPerPair: 1e9 },
 });
 const fx = await seedFixtures(server);
 const documented = answerChecker((await server.api('GET', '/api/docs')).body);

@@ -1,5 +1,6 @@
 // Reads the process environment once; everything else takes a Config.
 import path from 'node:path';
+import type { LoginLimits } from './plugins/auth.ts';
 
 export interface Config {
   port: number;
@@ -13,7 +14,12 @@ export interface Config {
   adminPassword: string | null;
   jwtSecret: string | null;
   tokenTtlSeconds: number;
-  login: { windowMs: number; maxPerIp: number; maxPerAccount: number };
+  login: LoginLimits;
+  /**
+   * Fastify's trustProxy: whether (and which) proxies' X-Forwarded-For names the caller's
+   * address, which sign-in throttling and the rate limit key on. false: the connection's address.
+   */
+  trustProxy: boolean | number | string;
   /** Requests per minute per signed-in user; 0 turns the limit off. */
   userRateLimit: number;
   /** Expensive requests (blast creation, image uploads) in flight per user; 0 turns the bound off. */
@@ -40,11 +46,25 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     login: {
       windowMs: num('SEBAR_LOGIN_WINDOW_MS', 15 * 60 * 1000),
       maxPerIp: num('SEBAR_LOGIN_MAX_PER_IP', 50),
-      maxPerAccount: num('SEBAR_LOGIN_MAX_PER_ACCOUNT', 10),
+      maxPerPair: num('SEBAR_LOGIN_MAX_PER_PAIR', 5),
     },
+    trustProxy: parseTrustProxy(env.SEBAR_TRUST_PROXY),
     userRateLimit: num('SEBAR_USER_RATE_LIMIT', 1200),
     clientInFlight: num('SEBAR_CLIENT_IN_FLIGHT', 2),
     clientDir: path.resolve(env.SEBAR_CLIENT_DIR ?? 'dist/client'),
     logLevel: env.LOG_LEVEL ?? 'info',
   };
+}
+
+/**
+ * SEBAR_TRUST_PROXY: unset, empty, `false` or `0`: no proxy is trusted; `true`: every hop (only
+ * when nothing can reach the server but the proxy); a number: that many hops; anything else: the
+ * proxies' addresses or CIDR ranges, comma-separated (e.g. `127.0.0.1` or `10.0.0.0/8`).
+ */
+export function parseTrustProxy(value: string | undefined): boolean | number | string {
+  const text = value?.trim() ?? '';
+  if (text === '' || text === 'false' || text === '0') return false;
+  if (text === 'true') return true;
+  if (/^\d+$/.test(text)) return Number(text);
+  return text;
 }

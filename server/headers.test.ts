@@ -35,7 +35,7 @@ beforeAll(async () => {
   fs.writeFileSync(path.join(clientDir, 'assets', 'app.js'), 'console.log(1)');
   server = await startServer({
     clientDir,
-    login: { windowMs: 60_000, maxPerIp: 1000, maxPerAccount: 1 },
+    login: { windowMs: 60_000, maxPerIp: 1000, maxPerPair: 1 },
   });
   client = await server.createClient();
   await server.api('POST', '/api/admin/settings', {

@@ -756,7 +756,7 @@ const maxCommands = Number(process.env.MODEL_COMMANDS) || 40;
 let server: TestServer;
 beforeAll(async () => {
   // Wrong old-password sign-ins are part of the model; the limiter is not what is under test.
-  server = await startServer({ login: { windowMs: 60_000, maxPerIp: 1e9, maxPerAccount: 1e9 } });
+  server = await startServer({ login: { windowMs: 60_000, maxPerIp: 1e9, maxPerPair: 1e9 } });
   const tier = await server.api('POST', '/api/admin/pricing', {
     token: server.adminToken,
     body: { tier_name: 'Model', min_points: 1, max_points: 1_000_000, price_per_point: PRICE },

@@ -186,6 +186,9 @@ export function exampleBody(
       };
     case 'PUT /api/admin/users/:id/password':
       return { body: { new_password: 'sandi-baru-123' } };
+    // A wrong current password (400): the caller's tokens stay valid for the calls after it.
+    case 'POST /api/auth/change-password':
+      return { body: { current_password: 'bukan-sandinya', new_password: 'sandi-baru-123' } };
     case 'POST /api/admin/contacts':
     case 'PUT /api/admin/contacts/:id':
       return { body: { platform: 'telegram', value: '@sebar', is_active: true } };

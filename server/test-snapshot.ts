@@ -26,6 +26,7 @@ const TABLES: { [T in keyof Database]: (keyof Database[T] & string)[] } = {
   blast_totals: ['stripe', 'status'],
   month_counts: ['list', 'month', 'status', 'stripe'],
   point_request_totals: ['stripe', 'status'],
+  revoked_tokens: ['jti'],
 };
 
 export interface Snapshot {

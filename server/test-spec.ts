@@ -168,7 +168,7 @@ export function expectSpecFields(value: unknown, entity: SpecEntity): void {
 const LEAKS =
   /\b(expected|received|invalid|required|must|unrecognized|unexpected|cannot|failed|error|exception|stack|select|insert|update|delete|sqlite|postgres|syntax|constraint|violates|undefined)\b|\.ts:\d|node_modules|\n\s+at /i;
 const INDONESIAN =
-  /\b(tidak|harus|maksimal|minimal|terlalu|diharapkan|kunci|sudah|belum|mohon|silakan|anda|hanya|ukuran|format|nomor|poin|gagal|jumlah|upload|pilihan|indeks|tier|klien|email)\b/i;
+  /\b(tidak|harus|maksimal|minimal|terlalu|diharapkan|kunci|sudah|belum|mohon|silakan|anda|hanya|ukuran|format|nomor|poin|gagal|jumlah|upload|pilihan|indeks|tier|klien|email|salah|berbeda)\b/i;
 
 /** A 4xx answer with a single Indonesian `detail` (and optional field errors), nothing internal. */
 export function expectCleanError(

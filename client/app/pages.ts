@@ -14,6 +14,7 @@ export const ADMIN_PAGES: Record<AdminPath, ModuleLoad> = {
   '/point-requests': () => import('./admin/pages/point-requests.tsx'),
   '/blast-results': () => import('./admin/pages/blast-results.tsx'),
   '/users': () => import('./admin/pages/users.tsx'),
+  '/password': () => import('./admin/pages/password.tsx'),
 };
 
 export const CLIENT_PAGES: Record<ClientPath, ModuleLoad> = {
@@ -24,6 +25,7 @@ export const CLIENT_PAGES: Record<ClientPath, ModuleLoad> = {
   '/blast-results': () => import('./client-area/pages/blast-results.tsx'),
   '/topup-history': () => import('./client-area/pages/topup-history.tsx'),
   '/point-history': () => import('./client-area/pages/point-history.tsx'),
+  '/password': () => import('./client-area/pages/password.tsx'),
 };
 
 const loadArea = () => import('./signed-in.tsx');

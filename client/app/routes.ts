@@ -5,6 +5,7 @@ import {
   CreditCard,
   FileText,
   History,
+  KeyRound,
   LayoutDashboard,
   MessageSquare,
   NotebookPen,
@@ -32,6 +33,7 @@ export const ADMIN_ROUTES = [
   { path: '/point-requests', label: 'Form Poin', icon: CreditCard },
   { path: '/blast-results', label: 'Hasil Blast', icon: BarChart3 },
   { path: '/users', label: 'Akun Klien', icon: Users },
+  { path: '/password', label: 'Ubah Password', icon: KeyRound },
 ] as const satisfies readonly RouteEntry[];
 export type AdminPath = (typeof ADMIN_ROUTES)[number]['path'];
 
@@ -43,6 +45,7 @@ export const CLIENT_ROUTES = [
   { path: '/blast-results', label: 'Hasil Blast', icon: FileText },
   { path: '/topup-history', label: 'Riwayat Top Up', icon: Receipt },
   { path: '/point-history', label: 'History Poin', icon: History },
+  { path: '/password', label: 'Ubah Password', icon: KeyRound },
 ] as const satisfies readonly RouteEntry[];
 export type ClientPath = (typeof CLIENT_ROUTES)[number]['path'];
 

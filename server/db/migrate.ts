@@ -9,6 +9,8 @@ import * as globalTotals from './migrations/004-global-totals.ts';
 import * as monthCounts from './migrations/005-month-counts.ts';
 import * as blastImages from './migrations/006-blast-images.ts';
 import * as bigintBalances from './migrations/007-bigint-balances.ts';
+import * as uniqueUsernames from './migrations/008-unique-usernames.ts';
+import * as revokedTokens from './migrations/009-revoked-tokens.ts';
 
 /** A migration gets its engine for the few changes only one of them needs. */
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
@@ -22,6 +24,8 @@ export const MIGRATIONS: [string, Migration][] = [
   ['005-month-counts', monthCounts],
   ['006-blast-images', blastImages],
   ['007-bigint-balances', bigintBalances],
+  ['008-unique-usernames', uniqueUsernames],
+  ['009-revoked-tokens', revokedTokens],
 ];
 
 /** Applies `migrations` (all of them unless a test asks for the first few). */

@@ -190,6 +190,14 @@ export interface LedgerTotalsTable {
   total: number;
 }
 
+/** Signed-out tokens by id, kept until they would have expired (migration 009). */
+export interface RevokedTokensTable {
+  jti: string;
+  user_id: string;
+  /** The token's `exp`, seconds since the epoch. */
+  expires_at: number;
+}
+
 export interface MigrationsTable {
   name: string;
   applied_at: string;
@@ -215,5 +223,6 @@ export interface Database {
   blast_totals: BlastTotalsTable;
   month_counts: MonthCountsTable;
   point_request_totals: PointRequestTotalsTable;
+  revoked_tokens: RevokedTokensTable;
   sebar_migrations: MigrationsTable;
 }

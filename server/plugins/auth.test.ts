@@ -48,7 +48,7 @@ describe('a token already accepted', () => {
       (id, email) =>
         server.api('PUT', `/api/admin/users/${id}`, {
           token: server.adminToken,
-          body: { username: 'nonaktif', email, points: 0, is_active: false },
+          body: { username: `nonaktif-${id}`, email, points: 0, is_active: false },
         }),
       (id) => server.api('DELETE', `/api/admin/users/${id}`, { token: server.adminToken }),
     ];
@@ -98,7 +98,7 @@ describe('the users of requests that arrive together', () => {
     const checked = await Promise.all(
       tokens.map((t) => server.context.tokens.check(`Bearer ${t}`)),
     );
-    expect(checked.map((user) => user?.id ?? 'none')).toEqual(expected);
+    expect(checked.map((session) => session?.user.id ?? 'none')).toEqual(expected);
 
     // Over HTTP, arriving as they come.
     const answers = await Promise.all(tokens.map((t) => me(t)));

@@ -1,10 +1,23 @@
-// Keluar: forget the session (and with it every cached answer), then go to /login.
+// Keluar: end the session on the server, forget it here (and with it every cached answer), then
+// go to /login. The page does not wait for the server: an unreachable server still lets the user
+// leave this device, and the token is sent along with the request before it is forgotten.
 import { useCallback } from 'react';
+import { api } from '../../lib/api-client.ts';
 import { navigate } from '../../lib/navigation.ts';
-import { clearSession } from '../../lib/session.ts';
+import { clearSession, getSession } from '../../lib/session.ts';
 
 export function useSignOut(): () => void {
   return useCallback(() => {
+    const token = getSession()?.token;
+    if (token) {
+      // auth: false with the token given here: a refusal (already ended) signs nothing out again.
+      api
+        .post('/auth/logout', undefined, {
+          auth: false,
+          headers: { authorization: `Bearer ${token}` },
+        })
+        .catch(() => undefined);
+    }
     clearSession();
     navigate('/login', { replace: true });
   }, []);

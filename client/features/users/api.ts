@@ -57,3 +57,10 @@ export function useDeleteUser() {
     onSuccess: invalidate,
   });
 }
+
+/** Ends the sign-in waits of an account (too many wrong passwords) from every address. */
+export function useLiftSignInBlock() {
+  return useMutation({
+    mutationFn: (id: string) => api.delete<{ detail: string }>(`/admin/users/${id}/sign-in-block`),
+  });
+}

@@ -1,9 +1,8 @@
 // The client-account dialogs of the Akun Klien screen: create, edit and change password.
 import { zodResolver } from '@hookform/resolvers/zod';
-import { Eye, EyeOff } from 'lucide-react';
-import { useState, type ComponentProps } from 'react';
+import { LockOpen } from 'lucide-react';
 import { Controller, useForm } from 'react-hook-form';
-import type { User } from '../../../common/auth.ts';
+import type { Role, User } from '../../../common/auth.ts';
 import {
   ChangePasswordSchema,
   CreateUserSchema,
@@ -23,44 +22,32 @@ import {
   DialogTitle,
 } from '../../components/ui/dialog.tsx';
 import { Input } from '../../components/ui/input.tsx';
+import { PasswordInput } from '../../components/ui/password-input.tsx';
 import { describedBy, Field, Label } from '../../components/ui/label.tsx';
 import { Switch } from '../../components/ui/switch.tsx';
 import { toastError, toastSuccess } from '../../components/ui/toast.ts';
 import { errorMessage } from '../../lib/api-client.ts';
 import { viaForm } from '../../lib/form-schema.ts';
-import { useChangeUserPassword, useCreateUser, useUpdateUser } from './api.ts';
-
-/** A password field with a show/hide button. */
-function PasswordInput({ className, ...props }: ComponentProps<'input'>) {
-  const [shown, setShown] = useState(false);
-  return (
-    <div className="relative">
-      <Input {...props} type={shown ? 'text' : 'password'} className={`pr-11 ${className ?? ''}`} />
-      <button
-        type="button"
-        onClick={() => setShown((value) => !value)}
-        aria-label={shown ? 'Sembunyikan password' : 'Tampilkan password'}
-        aria-pressed={shown}
-        className="absolute inset-y-0 right-0 grid w-11 cursor-pointer place-items-center rounded-r-md text-muted-foreground hover:text-foreground focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-ring"
-      >
-        {shown ? <EyeOff aria-hidden className="size-4" /> : <Eye aria-hidden className="size-4" />}
-      </button>
-    </div>
-  );
-}
+import { useChangeUserPassword, useCreateUser, useLiftSignInBlock, useUpdateUser } from './api.ts';
 
 interface DialogProps {
   open: boolean;
   onOpenChange: (open: boolean) => void;
 }
 
+interface CreateDialogProps extends DialogProps {
+  /** client: 'Tambah Klien Baru' (SPEC); super_admin: another administrator. */
+  role?: Role;
+}
+
 type CreateForm = z.input<typeof CreateUserSchema>;
 
-export function CreateUserDialog({ open, onOpenChange }: DialogProps) {
+export function CreateUserDialog({ open, onOpenChange, role = 'client' }: CreateDialogProps) {
   const create = useCreateUser();
+  const admin = role === 'super_admin';
   const form = useForm<CreateForm, unknown, CreateUser>({
     resolver: zodResolver(CreateUserSchema),
-    defaultValues: { username: '', email: '', password: '', role: 'client' },
+    defaultValues: { username: '', email: '', password: '', role },
   });
   const { errors } = form.formState;
   const close = (next: boolean) => {
@@ -71,8 +58,12 @@ export function CreateUserDialog({ open, onOpenChange }: DialogProps) {
 
   const onSubmit = form.handleSubmit(async (input) => {
     try {
-      await create.mutateAsync({ ...input, role: 'client' });
-      toastSuccess('Klien baru berhasil ditambahkan');
+      await create.mutateAsync({ ...input, role });
+      toastSuccess(
+        admin
+          ? `Super administrator ${input.username} berhasil ditambahkan`
+          : 'Klien baru berhasil ditambahkan',
+      );
       form.reset();
       onOpenChange(false);
     } catch (error) {
@@ -84,9 +75,11 @@ export function CreateUserDialog({ open, onOpenChange }: DialogProps) {
     <Dialog open={open} onOpenChange={close}>
       <DialogContent>
         <DialogHeader>
-          <DialogTitle>Tambah Klien Baru</DialogTitle>
+          <DialogTitle>{admin ? 'Tambah Super Administrator' : 'Tambah Klien Baru'}</DialogTitle>
           <DialogDescription>
-            Buat akun klien baru. Klien masuk dengan email dan password ini.
+            {admin
+              ? 'Administrator baru masuk ke panel admin dengan email dan password ini, dengan hak yang sama seperti Anda. Administrator tidak tampil di daftar klien.'
+              : 'Buat akun klien baru. Klien masuk dengan email dan password ini.'}
           </DialogDescription>
         </DialogHeader>
         <form onSubmit={onSubmit} noValidate className="grid gap-4">
@@ -94,7 +87,7 @@ export function CreateUserDialog({ open, onOpenChange }: DialogProps) {
             <Input
               id="new-username"
               autoComplete="off"
-              placeholder="Nama pengguna klien"
+              placeholder={admin ? 'Nama pengguna administrator' : 'Nama pengguna klien'}
               aria-invalid={!!errors.username}
               aria-describedby={describedBy('new-username', errors.username?.message)}
               {...form.register('username')}
@@ -105,7 +98,7 @@ export function CreateUserDialog({ open, onOpenChange }: DialogProps) {
               id="new-email"
               type="email"
               autoComplete="off"
-              placeholder="klien@contoh.com"
+              placeholder={admin ? 'admin@contoh.com' : 'klien@contoh.com'}
               aria-invalid={!!errors.email}
               aria-describedby={describedBy('new-email', errors.email?.message)}
               {...form.register('email')}
@@ -126,7 +119,7 @@ export function CreateUserDialog({ open, onOpenChange }: DialogProps) {
               Batal
             </Button>
             <Button type="submit" loading={create.isPending}>
-              Tambah Klien
+              {admin ? 'Tambah Administrator' : 'Tambah Klien'}
             </Button>
           </DialogFooter>
         </form>
@@ -247,6 +240,15 @@ const PASSWORD_HINT = 'Minimum 6 karakter. Password akan langsung aktif setelah 
 
 export function PasswordDialog({ user, onClose }: { user: User; onClose: () => void }) {
   const change = useChangeUserPassword();
+  const lift = useLiftSignInBlock();
+  const onLift = async () => {
+    try {
+      const answer = await lift.mutateAsync(user.id);
+      toastSuccess(answer.detail);
+    } catch (failure) {
+      toastError(errorMessage(failure, 'Gagal membuka blokir masuk'));
+    }
+  };
   const form = useForm<ChangePassword>({
     resolver: zodResolver(ChangePasswordSchema),
     defaultValues: { new_password: '' },
@@ -307,6 +309,24 @@ export function PasswordDialog({ user, onClose }: { user: User; onClose: () => v
             </Button>
           </DialogFooter>
         </form>
+        <div className="grid gap-2 rounded-lg border p-3 text-sm" data-sign-in-block="">
+          <p className="text-muted-foreground">
+            Setelah beberapa kali salah password, klien harus menunggu sebelum mencoba lagi dari
+            perangkat yang sama. Password baru atau tombol ini mengakhiri waktu tunggu itu.
+          </p>
+          <div>
+            <Button
+              type="button"
+              variant="outline"
+              size="sm"
+              onClick={onLift}
+              loading={lift.isPending}
+            >
+              <LockOpen aria-hidden />
+              Buka Blokir Masuk
+            </Button>
+          </div>
+        </div>
       </DialogContent>
     </Dialog>
   );

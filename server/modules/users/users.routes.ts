@@ -11,8 +11,9 @@ import type { App, AppContext } from '../../app-context.ts';
 import { IdParamsSchema, OkSchema } from '../../http.ts';
 import { currentUser } from '../../plugins/auth.ts';
 import {
+  accountOf,
   changeClientPassword,
-  createClient,
+  createUser,
   deleteClient,
   listClients,
   updateClient,
@@ -21,7 +22,7 @@ import {
 const admin = { access: 'admin' } as const;
 const tags = ['users'];
 
-export function usersRoutes(app: App, { database, files }: AppContext) {
+export function usersRoutes(app: App, { database, files, loginLimiter }: AppContext) {
   app.get(
     '/api/admin/users',
     {
@@ -34,7 +35,7 @@ export function usersRoutes(app: App, { database, files }: AppContext) {
     '/api/admin/users',
     { config: admin, schema: { tags, body: CreateUserSchema, response: { 201: UserSchema } } },
     async (request, reply) =>
-      reply.status(201).send(await createClient(database, currentUser(request).id, request.body)),
+      reply.status(201).send(await createUser(database, currentUser(request).id, request.body)),
   );
   app.put(
     '/api/admin/users/:id',
@@ -61,13 +62,25 @@ export function usersRoutes(app: App, { database, files }: AppContext) {
       },
     },
     async (request) => {
-      await changeClientPassword(
+      const email = await changeClientPassword(
         database,
         currentUser(request).id,
         request.params.id,
         request.body,
       );
+      // A new password ends the waits that guesses of the old one earned.
+      loginLimiter.lift(email);
       return { detail: 'Password klien berhasil diperbarui' };
+    },
+  );
+  // Ends the sign-in waits of an account (a client, or another administrator) from every address.
+  app.delete(
+    '/api/admin/users/:id/sign-in-block',
+    { config: admin, schema: { tags, params: IdParamsSchema, response: { 200: OkSchema } } },
+    async (request) => {
+      const account = await accountOf(database, request.params.id);
+      loginLimiter.lift(account.email);
+      return { detail: `Blokir masuk ${account.username} telah dibuka` };
     },
   );
   app.delete(

@@ -1,6 +1,6 @@
 // Accounts: presenting users, the first administrator, and the admin's client management.
 import crypto from 'node:crypto';
-import type { Transaction } from 'kysely';
+import { sql, type Kysely, type Transaction } from 'kysely';
 import type { User } from '../../../common/auth.ts';
 import type { PageQuery } from '../../../common/pagination.ts';
 import type { ChangePassword, CreateUser, UpdateUser, UserPage } from '../../../common/users.ts';
@@ -15,6 +15,7 @@ import type { FileStore } from '../uploads/file-store.ts';
 import { removeFiles } from '../uploads/uploads.service.ts';
 
 export const EMAIL_TAKEN = 'Email sudah terdaftar';
+export const USERNAME_TAKEN = 'Username sudah digunakan';
 
 export function toUser(row: AuthUser): User {
   return {
@@ -30,10 +31,53 @@ export function toUser(row: AuthUser): User {
 
 const normalEmail = (email: string) => email.trim().toLowerCase();
 
-async function emailTaken({ db }: DbHandle, email: string, exceptId?: string) {
+async function emailTaken(db: Kysely<Database>, email: string, exceptId?: string) {
   let query = db.selectFrom('users').select('id').where('email', '=', normalEmail(email));
   if (exceptId) query = query.where('id', '!=', exceptId);
   return (await query.executeTakeFirst()) !== undefined;
+}
+
+/**
+ * Whether another account has this username in any letter case: compared with the database's
+ * lower(), the expression of the unique index (migration 008), so the check and the index agree.
+ */
+async function usernameTaken(db: Kysely<Database>, username: string, exceptId?: string) {
+  let query = db
+    .selectFrom('users')
+    .select('id')
+    .where(sql`lower(username)`, '=', sql`lower(${username})`);
+  if (exceptId) query = query.where('id', '!=', exceptId);
+  return (await query.executeTakeFirst()) !== undefined;
+}
+
+/** Refuses an email or a username another account has (409, before any change). */
+async function checkUnique(
+  db: Kysely<Database>,
+  input: { email: string; username: string },
+  id?: string,
+) {
+  if (await emailTaken(db, input.email, id)) throw conflict(EMAIL_TAKEN);
+  if (await usernameTaken(db, input.username, id)) throw conflict(USERNAME_TAKEN);
+}
+
+/**
+ * A unique index caught what the check above let through (the same name saved twice at once):
+ * the same 409 the check gives, with the reason.
+ */
+async function uniqueRace<T>(
+  database: DbHandle,
+  input: { email: string; username: string },
+  id: string | undefined,
+  write: () => Promise<T>,
+): Promise<T> {
+  try {
+    return await write();
+  } catch (error) {
+    const code = (error as { code?: unknown }).code;
+    if (code === '23505' || code === 'SQLITE_CONSTRAINT_UNIQUE')
+      await checkUnique(database.db, input, id);
+    throw error;
+  }
 }
 
 /** Creates the first super administrator when there is none; answers a generated password. */
@@ -109,15 +153,16 @@ export async function listClients(
   };
 }
 
-export async function createClient(database: DbHandle, actorId: string, input: CreateUser) {
-  if (await emailTaken(database, input.email)) throw conflict(EMAIL_TAKEN);
+/** Creates a client or, when the admin asks for one, another super administrator. */
+export async function createUser(database: DbHandle, actorId: string, input: CreateUser) {
+  await checkUnique(database.db, input);
   const timestamp = now();
   const row: UsersTable = {
     id: crypto.randomUUID(),
     username: input.username,
     email: normalEmail(input.email),
     password_hash: await hashPassword(input.password),
-    role: 'client',
+    role: input.role,
     points: 0,
     ledger_seq: 0,
     is_active: 1,
@@ -125,21 +170,23 @@ export async function createClient(database: DbHandle, actorId: string, input: C
     created_at: timestamp,
     updated_at: timestamp,
   };
-  await transact(database, async (trx) => {
-    const inserted = await trx
-      .insertInto('users')
-      .values(row)
-      .onConflict((oc) => oc.column('email').doNothing())
-      .executeTakeFirst();
-    if (!inserted.numInsertedOrUpdatedRows) throw conflict(EMAIL_TAKEN);
-    await recordAudit(trx, {
-      actorId,
-      action: 'user.create',
-      targetType: 'user',
-      targetId: row.id,
-      after: toUser(row),
-    });
-  });
+  await uniqueRace(database, input, undefined, () =>
+    transact(database, async (trx) => {
+      const inserted = await trx
+        .insertInto('users')
+        .values(row)
+        .onConflict((oc) => oc.column('email').doNothing())
+        .executeTakeFirst();
+      if (!inserted.numInsertedOrUpdatedRows) throw conflict(EMAIL_TAKEN);
+      await recordAudit(trx, {
+        actorId,
+        action: 'user.create',
+        targetType: 'user',
+        targetId: row.id,
+        after: toUser(row),
+      });
+    }),
+  );
   return toUser(row);
 }
 
@@ -159,48 +206,51 @@ export async function updateClient(
   id: string,
   input: UpdateUser,
 ) {
-  if (await emailTaken(database, input.email, id)) throw conflict(EMAIL_TAKEN);
-  return transact(database, async (trx) => {
-    const before = await clientForUpdate(database, trx, id);
-    const expected = input.expected_points;
-    const untouched = expected !== undefined && input.points === expected;
-    if (expected !== undefined && !untouched && before.points !== expected)
-      throw conflict(
-        `Poin klien berubah menjadi ${before.points} sejak form dibuka. Tutup dan buka lagi form untuk mengubah poin.`,
-      );
-    const delta = untouched ? 0 : input.points - before.points;
-    await applyPoints(database.engine, trx, {
-      userId: id,
-      type: 'adjustment',
-      delta,
-      description: `Penyesuaian saldo oleh admin (${before.points} → ${before.points + delta})`,
-    });
-    const deactivated = before.is_active && !input.is_active;
-    const after = await trx
-      .updateTable('users')
-      .set({
-        username: input.username,
-        email: normalEmail(input.email),
-        is_active: input.is_active ? 1 : 0,
-        token_version: deactivated ? before.token_version + 1 : before.token_version,
-        updated_at: now(),
-      })
-      .where('id', '=', id)
-      .returningAll()
-      .executeTakeFirstOrThrow();
-    await recordAudit(trx, {
-      actorId,
-      action: 'user.update',
-      targetType: 'user',
-      targetId: id,
-      before: toUser(before),
-      after: toUser(after),
-    });
-    return toUser(after);
-  });
+  return uniqueRace(database, input, id, () =>
+    transact(database, async (trx) => {
+      // An unknown id is a 404 before any name is compared.
+      const before = await clientForUpdate(database, trx, id);
+      await checkUnique(trx, input, id);
+      const expected = input.expected_points;
+      const untouched = expected !== undefined && input.points === expected;
+      if (expected !== undefined && !untouched && before.points !== expected)
+        throw conflict(
+          `Poin klien berubah menjadi ${before.points} sejak form dibuka. Tutup dan buka lagi form untuk mengubah poin.`,
+        );
+      const delta = untouched ? 0 : input.points - before.points;
+      await applyPoints(database.engine, trx, {
+        userId: id,
+        type: 'adjustment',
+        delta,
+        description: `Penyesuaian saldo oleh admin (${before.points} → ${before.points + delta})`,
+      });
+      const deactivated = before.is_active && !input.is_active;
+      const after = await trx
+        .updateTable('users')
+        .set({
+          username: input.username,
+          email: normalEmail(input.email),
+          is_active: input.is_active ? 1 : 0,
+          token_version: deactivated ? before.token_version + 1 : before.token_version,
+          updated_at: now(),
+        })
+        .where('id', '=', id)
+        .returningAll()
+        .executeTakeFirstOrThrow();
+      await recordAudit(trx, {
+        actorId,
+        action: 'user.update',
+        targetType: 'user',
+        targetId: id,
+        before: toUser(before),
+        after: toUser(after),
+      });
+      return toUser(after);
+    }),
+  );
 }
 
-/** Sets a new password; every token issued before stops working. */
+/** Sets a new password; every token issued before stops working. Answers the client's email. */
 export async function changeClientPassword(
   database: DbHandle,
   actorId: string,
@@ -208,7 +258,7 @@ export async function changeClientPassword(
   input: ChangePassword,
 ) {
   const passwordHash = await hashPassword(input.new_password);
-  await transact(database, async (trx) => {
+  return transact(database, async (trx) => {
     const before = await clientForUpdate(database, trx, id);
     await trx
       .updateTable('users')
@@ -220,7 +270,50 @@ export async function changeClientPassword(
       .where('id', '=', id)
       .execute();
     await recordAudit(trx, { actorId, action: 'user.password', targetType: 'user', targetId: id });
+    return before.email;
   });
+}
+
+/**
+ * A signed-in user's own new password (the current one was checked by the route): every other
+ * token of theirs stops working; the answer is the user with the new token version.
+ */
+export async function changeOwnPassword(database: DbHandle, id: string, newPassword: string) {
+  const passwordHash = await hashPassword(newPassword);
+  return transact(database, async (trx) => {
+    const before = await forUpdate(
+      database.engine,
+      trx.selectFrom('users').selectAll().where('id', '=', id),
+    ).executeTakeFirstOrThrow();
+    const after = await trx
+      .updateTable('users')
+      .set({
+        password_hash: passwordHash,
+        token_version: before.token_version + 1,
+        updated_at: now(),
+      })
+      .where('id', '=', id)
+      .returningAll()
+      .executeTakeFirstOrThrow();
+    await recordAudit(trx, {
+      actorId: id,
+      action: 'user.password',
+      targetType: 'user',
+      targetId: id,
+    });
+    return after;
+  });
+}
+
+/** The account the admin lifts sign-in waits of (any role: another admin may be the one). */
+export async function accountOf({ db }: DbHandle, id: string) {
+  const user = await db
+    .selectFrom('users')
+    .select(['id', 'username', 'email'])
+    .where('id', '=', id)
+    .executeTakeFirst();
+  if (!user) throw notFound('Akun');
+  return user;
 }
 
 /**

@@ -3,7 +3,8 @@
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { checkLedger } from '../../db/ledger-check.ts';
-import { startServer, type TestServer } from '../../test-helpers.ts';
+import { migrate, MIGRATIONS } from '../../db/migrate.ts';
+import { freshDatabase, startServer, type TestServer } from '../../test-helpers.ts';
 import { expectCleanError, expectSpecFields } from '../../test-spec.ts';
 
 let server: TestServer;
@@ -228,7 +229,7 @@ describe('client accounts', () => {
   });
 
   it('a password change revokes old tokens; only the new password works', async () => {
-    const user = await createUser('gita', 'gita@sebar.test', 'lama-123');
+    const user = await createUser('gita-lain', 'gita@sebar.test', 'lama-123');
     const old = (await signIn('gita@sebar.test', 'lama-123')).body.access_token;
     const short = await server.api('PUT', `/api/admin/users/${user.id}/password`, {
       token: admin,
@@ -344,5 +345,147 @@ describe('client accounts', () => {
       total_points: total,
       average_points: Math.round(total / items.length),
     });
+  });
+});
+
+describe('usernames', () => {
+  it('are unique in any letter case, on create and on edit, and a refusal changes nothing', async () => {
+    const budi = await createUser('budi', 'budi.unik@sebar.test');
+    const other = await createUser('wati', 'wati.unik@sebar.test');
+    const before = await server.database.db.selectFrom('users').selectAll().orderBy('id').execute();
+    for (const username of ['budi', 'BUDI', ' Budi ', 'admin', 'Admin']) {
+      const again = await server.api('POST', '/api/admin/users', {
+        token: admin,
+        body: { username, email: `lain-${before.length}@sebar.test`, password: 'rahasia' },
+      });
+      expectCleanError(again, 409);
+      expect(again.body.detail).toBe('Username sudah digunakan');
+      const renamed = await edit(other.id, {
+        username,
+        email: other.email,
+        points: 0,
+        is_active: true,
+      });
+      expectCleanError(renamed, 409);
+      expect(renamed.body.detail).toBe('Username sudah digunakan');
+    }
+    expect(
+      await server.database.db.selectFrom('users').selectAll().orderBy('id').execute(),
+    ).toEqual(before);
+    // A user may change the case of their own name.
+    const own = await edit(budi.id, {
+      username: 'Budi',
+      email: budi.email,
+      points: 0,
+      is_active: true,
+    });
+    expect(own.body.username).toBe('Budi');
+  });
+
+  it('two names saved at once: one is created, the other gets the same 409', async () => {
+    const answers = await Promise.all(
+      ['sinta', 'SINTA', 'Sinta'].map((username, i) =>
+        server.api('POST', '/api/admin/users', {
+          token: admin,
+          body: { username, email: `sinta${i}@sebar.test`, password: 'rahasia' },
+        }),
+      ),
+    );
+    expect(answers.map((a) => a.status).sort()).toEqual([201, 409, 409]);
+    for (const refused of answers.filter((a) => a.status === 409))
+      expect(refused.body.detail).toBe('Username sudah digunakan');
+  });
+});
+
+describe('migration 008', () => {
+  it('renames later accounts whose names differ only in case, then makes names unique', async () => {
+    const fresh = await freshDatabase();
+    const { db } = fresh.handle;
+    try {
+      await migrate(fresh.handle, MIGRATIONS.slice(0, 7));
+      const names = ['budi', 'Budi', 'budi-2', 'BUDI', 'ani'];
+      for (const [i, username] of names.entries()) {
+        const at = new Date(Date.UTC(2026, 0, 1 + i)).toISOString();
+        await db
+          .insertInto('users')
+          .values({
+            id: `u${i}`,
+            username,
+            email: `u${i}@sebar.test`,
+            password_hash: 'x',
+            role: 'client',
+            points: 0,
+            ledger_seq: 0,
+            is_active: 1,
+            token_version: 0,
+            created_at: at,
+            updated_at: at,
+          })
+          .execute();
+      }
+      expect(await migrate(fresh.handle, MIGRATIONS.slice(0, 8))).toEqual(['008-unique-usernames']);
+      const rows = await db.selectFrom('users').select(['id', 'username']).orderBy('id').execute();
+      expect(rows.map((row) => row.username)).toEqual([
+        'budi',
+        'Budi-3',
+        'budi-2',
+        'BUDI-4',
+        'ani',
+      ]);
+      const audit = await db
+        .selectFrom('audit_log')
+        .select(['target_id', 'before_json', 'after_json'])
+        .where('action', '=', 'user.rename-duplicate')
+        .orderBy('target_id')
+        .execute();
+      expect(audit).toEqual([
+        {
+          target_id: 'u1',
+          before_json: '{"username":"Budi"}',
+          after_json: '{"username":"Budi-3"}',
+        },
+        {
+          target_id: 'u3',
+          before_json: '{"username":"BUDI"}',
+          after_json: '{"username":"BUDI-4"}',
+        },
+      ]);
+      await expect(
+        db.updateTable('users').set({ username: 'ANI' }).where('id', '=', 'u0').execute(),
+      ).rejects.toThrow();
+    } finally {
+      await fresh.handle.close();
+      await fresh.drop();
+    }
+  });
+});
+
+describe('administrators', () => {
+  it('the admin creates another super administrator, who runs the back office', async () => {
+    const created = await server.api('POST', '/api/admin/users', {
+      token: admin,
+      body: {
+        username: 'admin-dua',
+        email: 'admin2@sebar.test',
+        password: 'rahasia-admin',
+        role: 'super_admin',
+      },
+    });
+    expect(created.status, JSON.stringify(created.body)).toBe(201);
+    expect(created.body.role).toBe('super_admin');
+    const session = await signIn('admin2@sebar.test', 'rahasia-admin');
+    expect(session.body.user.role).toBe('super_admin');
+    const token = session.body.access_token;
+    expect((await server.api('GET', '/api/admin/users', { token })).status).toBe(200);
+    expect((await server.api('GET', '/api/client/dashboard', { token })).status).toBe(403);
+    // The clients list and its figures hold clients only.
+    const list = await server.api('GET', '/api/admin/users', { token: admin, headers: {} });
+    expect(list.body.items.some((u: any) => u.email === 'admin2@sebar.test')).toBe(false);
+    const bad = await server.api('POST', '/api/admin/users', {
+      token: admin,
+      body: { username: 'x9', email: 'x9@sebar.test', password: 'rahasia', role: 'owner' },
+    });
+    expectCleanError(bad, 422);
+    expect(bad.body.detail).toBe('Role harus client atau super_admin');
   });
 });

@@ -3,6 +3,7 @@ import {
   Coins,
   KeyRound,
   Pencil,
+  ShieldPlus,
   Trash2,
   TrendingUp,
   UserCheck,
@@ -40,6 +41,7 @@ export default function AdminUsersPage() {
   useLoadErrorToast(users, 'Gagal memuat data users');
   useClampedPage(page, setPage, users.data, USERS_PAGE_SIZE);
   const [creating, setCreating] = useState(false);
+  const [creatingAdmin, setCreatingAdmin] = useState(false);
   const [editing, setEditing] = useState<User | null>(null);
   const [changingPassword, setChangingPassword] = useState<User | null>(null);
   const [deleting, setDeleting] = useState<User | null>(null);
@@ -141,10 +143,16 @@ export default function AdminUsersPage() {
         title="Manajemen Akun Klien"
         description="Kelola akun klien, status dan saldo poin mereka."
         actions={
-          <Button onClick={() => setCreating(true)}>
-            <UserPlus aria-hidden />
-            Tambah Klien Baru
-          </Button>
+          <>
+            <Button onClick={() => setCreating(true)}>
+              <UserPlus aria-hidden />
+              Tambah Klien Baru
+            </Button>
+            <Button variant="outline" onClick={() => setCreatingAdmin(true)}>
+              <ShieldPlus aria-hidden />
+              Tambah Administrator
+            </Button>
+          </>
         }
       />
 
@@ -198,6 +206,7 @@ export default function AdminUsersPage() {
       />
 
       <CreateUserDialog open={creating} onOpenChange={setCreating} />
+      <CreateUserDialog open={creatingAdmin} onOpenChange={setCreatingAdmin} role="super_admin" />
       {editing && (
         <EditUserDialog key={editing.id} user={editing} onClose={() => setEditing(null)} />
       )}
@@ -212,7 +221,24 @@ export default function AdminUsersPage() {
         open={deleting !== null}
         onOpenChange={(open) => !open && setDeleting(null)}
         title="Hapus Klien"
-        description={`Apakah Anda yakin ingin menghapus klien ${deleting?.username ?? ''}? Semua data termasuk riwayat blast dan transaksi akan dihapus permanen.`}
+        description={
+          <>
+            {`Apakah Anda yakin ingin menghapus klien ${deleting?.username ?? ''}? Semua data termasuk riwayat blast dan transaksi akan dihapus permanen.`}
+            <span
+              className="mt-3 grid gap-1 rounded-lg bg-muted p-3 text-foreground"
+              data-delete-user=""
+            >
+              <span className="flex flex-wrap gap-x-2">
+                <span className="text-muted-foreground">Username:</span>
+                <span className="font-medium [overflow-wrap:anywhere]">{deleting?.username}</span>
+              </span>
+              <span className="flex flex-wrap gap-x-2">
+                <span className="text-muted-foreground">Email:</span>
+                <span className="break-all font-medium">{deleting?.email}</span>
+              </span>
+            </span>
+          </>
+        }
         onConfirm={onDelete}
         loading={remove.isPending}
       />

@@ -1,0 +1,138 @@
+// Ubah Password (/password), in both shells: the signed-in user's own password. The server ends
+// every other session of the account and answers a new token, which this session keeps.
+import { zodResolver } from '@hookform/resolvers/zod';
+import { KeyRound } from 'lucide-react';
+import { useForm } from 'react-hook-form';
+import {
+  ChangeOwnPasswordSchema,
+  type ChangeOwnPassword,
+  type LoginResponse,
+} from '../../../common/auth.ts';
+import { z } from '../../../common/zod.ts';
+import { Button } from '../../components/ui/button.tsx';
+import {
+  Card,
+  CardContent,
+  CardDescription,
+  CardHeader,
+  CardTitle,
+} from '../../components/ui/card.tsx';
+import { describedBy, Field } from '../../components/ui/label.tsx';
+import { PageHeader } from '../../components/ui/page-header.tsx';
+import { PasswordInput } from '../../components/ui/password-input.tsx';
+import { toastError, toastSuccess } from '../../components/ui/toast.ts';
+import { api, ApiError, errorMessage } from '../../lib/api-client.ts';
+import { saveSession } from '../../lib/session.ts';
+
+const FormSchema = ChangeOwnPasswordSchema.extend({
+  confirm_password: z.string().min(1, 'Konfirmasi password harus diisi'),
+}).refine((form) => form.confirm_password === form.new_password, {
+  message: 'Konfirmasi password tidak sama dengan password baru',
+  path: ['confirm_password'],
+});
+type Form = z.infer<typeof FormSchema>;
+
+const EMPTY: Form = { current_password: '', new_password: '', confirm_password: '' };
+const NEW_HINT = 'Minimal 6 karakter. Sesi di perangkat lain akan diakhiri.';
+
+export default function ChangePasswordPage() {
+  const form = useForm<Form>({ resolver: zodResolver(FormSchema), defaultValues: EMPTY });
+  const { errors, isSubmitting } = form.formState;
+
+  const onSubmit = form.handleSubmit(async ({ current_password, new_password }) => {
+    try {
+      const input: ChangeOwnPassword = { current_password, new_password };
+      const answer = await api.post<LoginResponse>('/auth/change-password', input);
+      saveSession({ token: answer.access_token, user: answer.user });
+      form.reset(EMPTY);
+      toastSuccess('Password berhasil diubah');
+    } catch (error) {
+      // The server's reason about a field goes under that field, with focus on it.
+      if (error instanceof ApiError && error.status === 400 && error.detail) {
+        const field = /saat ini salah/.test(error.detail) ? 'current_password' : 'new_password';
+        form.setError(field, { message: error.detail }, { shouldFocus: true });
+        return;
+      }
+      toastError(errorMessage(error, 'Gagal mengubah password'));
+    }
+  });
+
+  return (
+    <div>
+      <PageHeader
+        title="Ubah Password"
+        description="Ganti password akun Anda. Anda tetap masuk di perangkat ini."
+      />
+      <Card className="max-w-xl">
+        <CardHeader>
+          <CardTitle className="flex items-center gap-2">
+            <KeyRound aria-hidden className="size-5 text-primary" />
+            Password Akun
+          </CardTitle>
+          <CardDescription>
+            Masukkan password saat ini, lalu password baru dua kali.
+          </CardDescription>
+        </CardHeader>
+        <CardContent>
+          <form onSubmit={onSubmit} noValidate className="grid gap-4">
+            <Field
+              id="current-password"
+              label="Password Saat Ini"
+              error={errors.current_password?.message}
+              required
+            >
+              <PasswordInput
+                id="current-password"
+                autoComplete="current-password"
+                required
+                aria-invalid={!!errors.current_password}
+                aria-describedby={describedBy('current-password', errors.current_password?.message)}
+                {...form.register('current_password')}
+              />
+            </Field>
+            <Field
+              id="new-password"
+              label="Password Baru"
+              error={errors.new_password?.message}
+              hint={NEW_HINT}
+              required
+            >
+              <PasswordInput
+                id="new-password"
+                autoComplete="new-password"
+                required
+                aria-invalid={!!errors.new_password}
+                aria-describedby={describedBy(
+                  'new-password',
+                  errors.new_password?.message,
+                  NEW_HINT,
+                )}
+                {...form.register('new_password')}
+              />
+            </Field>
+            <Field
+              id="confirm-password"
+              label="Konfirmasi Password Baru"
+              error={errors.confirm_password?.message}
+              required
+            >
+              <PasswordInput
+                id="confirm-password"
+                autoComplete="new-password"
+                required
+                aria-invalid={!!errors.confirm_password}
+                aria-describedby={describedBy('confirm-password', errors.confirm_password?.message)}
+                {...form.register('confirm_password')}
+              />
+            </Field>
+            <div>
+              <Button type="submit" loading={isSubmitting}>
+                Simpan Password
+              </Button>
+            </div>
+          </form>
+        </CardContent>
+      </Card>
+    </div>
+  );
+}
