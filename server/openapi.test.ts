@@ -27,8 +27,12 @@ const ERROR_REF = '#/components/schemas/Error';
 const operations = () =>
   server.routes
     .filter((r) => r.url.startsWith('/api') && r.url !== '/api/docs' && r.method !== 'HEAD')
-    // Deletions last, so the other calls meet their objects.
-    .sort((a, b) => Number(a.method === 'DELETE') - Number(b.method === 'DELETE'));
+    // Deletions last, so the other calls meet their objects; sign-out after them, since it
+    // ends the token the others use.
+    .sort((a, b) => callOrder(a) - callOrder(b));
+
+const callOrder = (route: { method: string; url: string }) =>
+  route.url === '/api/auth/logout' ? 2 : Number(route.method === 'DELETE');
 
 const operation = (method: string, url: string) =>
   doc.paths[documentPath(url)]![method.toLowerCase()];
