@@ -3,7 +3,8 @@
 import crypto from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
-import SQLite from 'better-sqlite3';
+import type SQLite from 'better-sqlite3';
+import { loadSqlite } from '../server/db/sqlite-driver.ts';
 import { sql } from 'kysely';
 import pg from 'pg';
 import { openPostgres, openSqlite, type DbHandle } from '../server/db/connection.ts';
@@ -504,7 +505,7 @@ async function generateSqlite(file: string, scale: number, log: (s: string) => v
   const adminId = await prepareSchema(handle);
   await handle.close();
 
-  const db = new SQLite(file);
+  const db = new (loadSqlite())(file);
   db.pragma('journal_mode = WAL');
   // Only while generating: the file is thrown away if this process dies.
   db.pragma('synchronous = OFF');

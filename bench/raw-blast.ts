@@ -6,7 +6,8 @@
 // go as one statement, as the server's writeAll sends them.
 // Input: BENCH_RAW (JSON of RawInput). Prints {rate} (blasts per second).
 import crypto from 'node:crypto';
-import SQLite from 'better-sqlite3';
+import type SQLite from 'better-sqlite3';
+import { loadSqlite } from '../server/db/sqlite-driver.ts';
 import pg from 'pg';
 import { monthOf, stripeOf } from '../server/db/counters.ts';
 
@@ -78,7 +79,7 @@ function params(userId: string) {
 }
 
 function runSqlite(): number {
-  const db = new SQLite(input.file!);
+  const db = new (loadSqlite())(input.file!);
   db.pragma('journal_mode = WAL');
   db.pragma('synchronous = FULL');
   db.pragma('busy_timeout = 10000');

@@ -10,7 +10,7 @@ import http from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
 import autocannon from 'autocannon';
-import SQLite from 'better-sqlite3';
+import { loadSqlite } from '../server/db/sqlite-driver.ts';
 import pg from 'pg';
 import { openSqlite } from '../server/db/connection.ts';
 import { migrate } from '../server/db/migrate.ts';
@@ -449,7 +449,7 @@ async function prepareSqlite(): Promise<Prepared> {
   const applied = await migrate(handle);
   await handle.close();
   if (applied.length) log(`applied ${applied.join(', ')} to the cached data set`);
-  const raw = new SQLite(cacheFile);
+  const raw = new (loadSqlite())(cacheFile);
   raw.pragma('wal_checkpoint(TRUNCATE)');
   raw.close();
 

@@ -16,7 +16,7 @@ export function bundleServer(outfile = path.join(ROOT, 'dist', 'server', 'main.j
     platform: 'node',
     target: 'node20',
     format: 'esm',
-    external: ['better-sqlite3', 'sharp', '@node-rs/argon2', 'pg-native'],
+    external: ['better-sqlite3', 'better-sqlite3-12', 'sharp', '@node-rs/argon2', 'pg-native'],
     // Without comments and spaces the source V8 keeps in memory is 2.5 MB of one-byte text instead
     // of 7.5 MB of two-byte text (a few comments in dependencies are not ASCII). Identifiers are
     // not minified, so stack traces still read; esbuild's keepNames is not used: it wraps every

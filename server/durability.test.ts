@@ -3,7 +3,7 @@
 import crypto from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
-import SQLite from 'better-sqlite3';
+import { loadSqlite } from './db/sqlite-driver.ts';
 import { Kysely, SqliteDialect, sql } from 'kysely';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -75,7 +75,7 @@ describe(`durability settings (${engine})`, () => {
         [['journal_mode = WAL', 'synchronous = NORMAL'], 'SQLite synchronous is not FULL'],
       ] as const) {
         const dir = fs.mkdtempSync(path.join(server.config.dataDir, 'weak-'));
-        const sqlite = new SQLite(path.join(dir, 'sebar.sqlite'));
+        const sqlite = new (loadSqlite())(path.join(dir, 'sebar.sqlite'));
         for (const pragma of pragmas) sqlite.pragma(pragma);
         const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: sqlite }) });
         const handle: DbHandle = {

@@ -22,6 +22,7 @@ import {
 } from 'kysely';
 import type { Config } from '../config.ts';
 import type { Database } from './schema.ts';
+import { loadSqlite } from './sqlite-driver.ts';
 
 export type Engine = 'sqlite' | 'postgres';
 export type Db = Kysely<Database>;
@@ -48,7 +49,6 @@ export function kyselyRead(db: Db): DbHandle['read'] {
 
 // Each engine's driver is loaded only when it is used: a process needs one of them.
 const require = createRequire(import.meta.url);
-const loadSqlite = () => require('better-sqlite3') as typeof SQLite;
 let postgresDriver: typeof pg | undefined;
 const NODE_NAVIGATOR = {
   value: { userAgent: `Node.js/${process.versions.node}` },

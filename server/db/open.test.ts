@@ -4,7 +4,7 @@ import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import SQLite from 'better-sqlite3';
+import { loadSqlite } from './sqlite-driver.ts';
 import { describe, expect, it } from 'vitest';
 import { engine } from '../test-helpers.ts';
 
@@ -46,7 +46,7 @@ describe.runIf(engine === 'sqlite')('opening a new SQLite file', () => {
         { code: 0, stderr: '' },
       ]);
       for (let round = 0; round < ROUNDS; round += 1) {
-        const db = new SQLite(path.join(dir, `${round}.sqlite`), { readonly: true });
+        const db = new (loadSqlite())(path.join(dir, `${round}.sqlite`), { readonly: true });
         expect(db.pragma('journal_mode', { simple: true })).toBe('wal');
         expect(db.prepare('select count(*) from opened').pluck().get()).toBe(2);
         db.close();
