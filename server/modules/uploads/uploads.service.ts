@@ -1,9 +1,9 @@
 // Uploads: recognised by their bytes, re-encoded within a pixel bound, stored under random names.
 import crypto from 'node:crypto';
-import { sql } from 'kysely';
+import { sql, type ExpressionBuilder } from 'kysely';
 import { IMAGE_MIME_TYPES, IMAGE_TYPE_MESSAGE } from '../../../common/settings.ts';
 import { forUpdate, now, transact, type Db, type DbHandle } from '../../db/connection.ts';
-import type { UploadsTable } from '../../db/schema.ts';
+import type { Database, UploadsTable } from '../../db/schema.ts';
 import { HttpError } from '../../plugins/errors.ts';
 import { holdClient } from '../points/ledger.ts';
 import { FairQueue } from './fair-queue.ts';
@@ -93,6 +93,16 @@ async function reencode(bytes: Buffer, mime: string, userId: string): Promise<Bu
   });
 }
 
+/** An upload that no blast names as its image. */
+const notNamedByBlast = ({ not, exists, selectFrom }: ExpressionBuilder<Database, 'uploads'>) =>
+  not(
+    exists(
+      selectFrom('blasts')
+        .select('id')
+        .whereRef('image_url', '=', sql<string>`${sql.lit(UPLOAD_PATH)} || uploads.name`),
+    ),
+  );
+
 /** The images of `userId` that no blast names yet: how many, and their bytes. */
 async function unusedImages(db: Db, userId: string) {
   const row = await db
@@ -100,15 +110,7 @@ async function unusedImages(db: Db, userId: string) {
     .select(({ fn }) => [fn.countAll<number>().as('count'), fn.sum<number>('bytes').as('bytes')])
     .where('user_id', '=', userId)
     .where('kind', '=', 'image')
-    .where(({ not, exists, selectFrom }) =>
-      not(
-        exists(
-          selectFrom('blasts')
-            .select('id')
-            .whereRef('image_url', '=', sql<string>`${sql.lit(UPLOAD_PATH)} || uploads.name`),
-        ),
-      ),
-    )
+    .where(notNamedByBlast)
     .executeTakeFirstOrThrow();
   return { count: Number(row.count), bytes: Number(row.bytes ?? 0) };
 }
@@ -220,18 +222,7 @@ export async function purgeUnusedUploads(
     const named = [settings?.qr_code_file, settings?.barcode_url].flatMap(
       (url) => endingName(url) ?? [],
     );
-    let unused = trx
-      .deleteFrom('uploads')
-      .where('created_at', '<', cutoff)
-      .where(({ not, exists, selectFrom }) =>
-        not(
-          exists(
-            selectFrom('blasts')
-              .select('id')
-              .whereRef('image_url', '=', sql<string>`${sql.lit(UPLOAD_PATH)} || uploads.name`),
-          ),
-        ),
-      );
+    let unused = trx.deleteFrom('uploads').where('created_at', '<', cutoff).where(notNamedByBlast);
     if (named.length > 0) unused = unused.where('name', 'not in', named);
     return unused.returning('name').execute();
   });

@@ -260,19 +260,22 @@ export async function changeClientPassword(
   const passwordHash = await hashPassword(input.new_password);
   return transact(database, async (trx) => {
     const before = await clientForUpdate(database, trx, id);
-    await trx
-      .updateTable('users')
-      .set({
-        password_hash: passwordHash,
-        token_version: before.token_version + 1,
-        updated_at: now(),
-      })
-      .where('id', '=', id)
-      .execute();
+    await replacePassword(trx, before, passwordHash).execute();
     await recordAudit(trx, { actorId, action: 'user.password', targetType: 'user', targetId: id });
     return before.email;
   });
 }
+
+/** The update that sets a user's password and ends every token issued before it. */
+const replacePassword = (
+  trx: Transaction<Database>,
+  user: { id: string; token_version: number },
+  passwordHash: string,
+) =>
+  trx
+    .updateTable('users')
+    .set({ password_hash: passwordHash, token_version: user.token_version + 1, updated_at: now() })
+    .where('id', '=', user.id);
 
 /**
  * A signed-in user's own new password (the current one was checked by the route): every other
@@ -285,14 +288,7 @@ export async function changeOwnPassword(database: DbHandle, id: string, newPassw
       database.engine,
       trx.selectFrom('users').selectAll().where('id', '=', id),
     ).executeTakeFirstOrThrow();
-    const after = await trx
-      .updateTable('users')
-      .set({
-        password_hash: passwordHash,
-        token_version: before.token_version + 1,
-        updated_at: now(),
-      })
-      .where('id', '=', id)
+    const after = await replacePassword(trx, before, passwordHash)
       .returningAll()
       .executeTakeFirstOrThrow();
     await recordAudit(trx, {
