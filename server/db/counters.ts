@@ -32,7 +32,7 @@ export const monthOf = (createdAt: string) => createdAt.slice(0, 7);
  * The write that adds `rows` to a counter table: a row whose key is there has its `adds` columns
  * added to, any other is inserted. Written as SQL, not through Kysely's builder: a blast's creation
  * makes four of these, and building and compiling each cost more than PostgreSQL's own work on it
- * (figures in docs/decisions.md). Table and column names are this module's constants, never input.
+ * (figures in bench/NOTES.md). Table and column names are this module's constants, never input.
  * The counters' functions answer writes, which the caller runs with its own (writeAll).
  */
 function addCounts<T extends keyof Database & string, C extends keyof Database[T] & string>(
