@@ -1,9 +1,7 @@
-// The sign-in form: email and password checked by the shared LoginSchema, the session notice and
-// the server's message above them.
-import { zodResolver } from '@hookform/resolvers/zod';
-import { useForm } from 'react-hook-form';
-import { LoginSchema, type Login } from '../../../common/auth.ts';
-import type { z } from '../../../common/zod.ts';
+// The sign-in form: email and password, the session notice and the server's message above them.
+import { useState, type ChangeEvent, type FormEvent } from 'react';
+import type { Login } from '../../../common/auth.ts';
+import { loginFieldErrors, type LoginField } from '../../../common/login-rules.ts';
 import { Alert } from '../../components/ui/alert.tsx';
 import { Button } from '../../components/ui/button.tsx';
 import { Input } from '../../components/ui/input.tsx';
@@ -11,34 +9,33 @@ import { describedBy, Field } from '../../components/ui/label.tsx';
 import { PasswordInput } from '../../components/ui/password-input.tsx';
 import type { SignIn } from './use-sign-in.ts';
 
-type LoginForm = z.input<typeof LoginSchema>;
-
 export function LoginForm({ pending, error, notice, clearMessages, signIn }: SignIn) {
-  const form = useForm<LoginForm, unknown, Login>({
-    resolver: zodResolver(LoginSchema),
-    defaultValues: { email: '', password: '' },
-    // A field's message stays until the next submit, unless the field is typed in; the focus
-    // stays on the button.
-    reValidateMode: 'onSubmit',
-    shouldFocusError: false,
-  });
-  const { errors } = form.formState;
+  // A plain form (no form library, no zod): the sign-in page is the smallest download.
+  const [values, setValues] = useState<Login>({ email: '', password: '' });
+  const [errors, setErrors] = useState<Partial<Record<LoginField, string>>>({});
+
   // Typing in a field clears its message and the messages above the form.
-  const field = (name: keyof LoginForm) =>
-    form.register(name, {
-      onChange: () => {
-        clearMessages();
-        form.clearErrors(name);
-      },
-    });
+  const field = (name: LoginField) => ({
+    name,
+    value: values[name],
+    onChange: (event: ChangeEvent<HTMLInputElement>) => {
+      clearMessages();
+      setValues((current) => ({ ...current, [name]: event.target.value }));
+      setErrors((current) => ({ ...current, [name]: undefined }));
+    },
+  });
+
+  const onSubmit = (event: FormEvent) => {
+    event.preventDefault();
+    clearMessages();
+    const invalid = loginFieldErrors(values);
+    setErrors(invalid);
+    if (Object.keys(invalid).length > 0) return;
+    void signIn({ email: values.email.trim(), password: values.password });
+  };
 
   return (
-    <form
-      onSubmit={form.handleSubmit(signIn, clearMessages)}
-      noValidate
-      className="mt-6 grid gap-4"
-      aria-label="Masuk"
-    >
+    <form onSubmit={onSubmit} noValidate className="mt-6 grid gap-4" aria-label="Masuk">
       {notice && (
         <Alert variant="warning" role="alert" data-session-notice="">
           {notice}
@@ -49,7 +46,7 @@ export function LoginForm({ pending, error, notice, clearMessages, signIn }: Sig
           {error}
         </Alert>
       )}
-      <Field id="email" label="Email" error={errors.email?.message} required>
+      <Field id="email" label="Email" error={errors.email} required>
         <Input
           id="email"
           type="email"
@@ -57,18 +54,18 @@ export function LoginForm({ pending, error, notice, clearMessages, signIn }: Sig
           placeholder="nama@contoh.com"
           required
           aria-invalid={!!errors.email}
-          aria-describedby={describedBy('email', errors.email?.message)}
+          aria-describedby={describedBy('email', errors.email)}
           {...field('email')}
         />
       </Field>
-      <Field id="password" label="Password" error={errors.password?.message} required>
+      <Field id="password" label="Password" error={errors.password} required>
         <PasswordInput
           id="password"
           autoComplete="current-password"
           placeholder="Masukkan password"
           required
           aria-invalid={!!errors.password}
-          aria-describedby={describedBy('password', errors.password?.message)}
+          aria-describedby={describedBy('password', errors.password)}
           {...field('password')}
         />
       </Field>
