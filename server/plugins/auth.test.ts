@@ -78,10 +78,10 @@ describe('a token already accepted', () => {
 });
 
 describe('the users of requests that arrive together', () => {
-  it('are read together, and each request gets its own user', async () => {
-    // More than one query's worth (100 ids), one of them twice, one deactivated, one deleted.
+  it('each request gets its own user', async () => {
+    // One of them twice, one deactivated, one deleted.
     const clients = [];
-    for (let i = 0; i < 105; i += 1) clients.push(await server.createClient());
+    for (let i = 0; i < 8; i += 1) clients.push(await server.createClient());
     const [inactive, deleted] = clients;
     await server.api('PUT', `/api/admin/users/${inactive!.user.id}`, {
       token: server.adminToken,
@@ -90,11 +90,10 @@ describe('the users of requests that arrive together', () => {
     await server.api('DELETE', `/api/admin/users/${deleted!.user.id}`, {
       token: server.adminToken,
     });
-    const tokens = [...clients.map((c) => c.token), clients[50]!.token];
-    const expected = [...clients.map((c) => c.user.id), clients[50]!.user.id];
+    const tokens = [...clients.map((c) => c.token), clients[5]!.token];
+    const expected = [...clients.map((c) => c.user.id), clients[5]!.user.id];
     expected[0] = expected[1] = 'none';
 
-    // Asked in one turn of the event loop: one batch, read in two queries.
     const checked = await Promise.all(
       tokens.map((t) => server.context.tokens.check(`Bearer ${t}`)),
     );
