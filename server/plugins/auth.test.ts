@@ -1,9 +1,10 @@
 // A token's signature is checked once and remembered; these prove that what is remembered never
 // outlives the token: expiry, a changed password, deactivation and deletion still end it at once,
 // and a copy with one character changed is still refused.
+import crypto from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startServer, type TestServer } from '../test-helpers.ts';
-import { SESSION_INVALID } from './auth.ts';
+import { loadJwtKey, SESSION_INVALID } from './auth.ts';
 
 let server: TestServer;
 beforeAll(async () => {
@@ -74,6 +75,19 @@ describe('a token already accepted', () => {
     }
     await expectRefused(`${token}.`);
     expect((await me(token)).status).toBe(200);
+  });
+});
+
+describe('a token issued before fast-jwt signed them', () => {
+  it('is accepted as it was: header {"alg":"HS256"}, the same claims', async () => {
+    const { user } = await server.createClient();
+    const key = await loadJwtKey(server.database.db, server.config.jwtSecret);
+    const part = (value: object) => Buffer.from(JSON.stringify(value)).toString('base64url');
+    const issuedAt = Math.floor(Date.now() / 1000);
+    const content = `${part({ alg: 'HS256' })}.${part({ ver: 0, sub: user.id, iat: issuedAt, exp: issuedAt + 600, jti: crypto.randomUUID() })}`;
+    const signature = crypto.createHmac('sha256', key).update(content).digest('base64url');
+    const answer = await me(`${content}.${signature}`);
+    expect([answer.status, answer.body.id]).toEqual([200, user.id]);
   });
 });
 
