@@ -1,5 +1,7 @@
-// One lint config: TypeScript rules plus the import direction (common <- server, common <- client).
+// One lint config: TypeScript rules plus the import direction (common <- server, common <- client;
+// routes -> services, pages -> features).
 import js from '@eslint/js';
+import importX from 'eslint-plugin-import-x';
 import tseslint from 'typescript-eslint';
 
 const forbid = (patterns, message) => ({
@@ -34,5 +36,30 @@ export default tseslint.config(
   {
     files: ['client/**'],
     rules: forbid(['**/server/**'], 'client/ never imports server/'),
+  },
+  {
+    // Two layers: a service holds rules and queries and never reaches back into HTTP; a feature is
+    // shared by pages and never imports one.
+    files: ['server/**', 'client/**'],
+    plugins: { 'import-x': importX },
+    rules: {
+      'import-x/no-restricted-paths': [
+        'error',
+        {
+          zones: [
+            {
+              target: './server/**/*.service.ts',
+              from: './server/**/*.routes.ts',
+              message: 'A service never imports routes: move the function into a service.',
+            },
+            {
+              target: './client/features/**',
+              from: './client/app/**/pages/**',
+              message: 'A feature never imports a page.',
+            },
+          ],
+        },
+      ],
+    },
   },
 );

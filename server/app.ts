@@ -2,7 +2,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import fastifyStatic from '@fastify/static';
-import Fastify from 'fastify';
+import Fastify, { LogController } from 'fastify';
 import { validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
 import type { App, AppContext } from './app-context.ts';
 import type { Config } from './config.ts';
@@ -24,7 +24,7 @@ import { uploadsRoutes } from './modules/uploads/uploads.routes.ts';
 import { purgeUnusedUploads, sweepOrphanFiles } from './modules/uploads/uploads.service.ts';
 import { ensureAdmin } from './modules/users/users.service.ts';
 import { usersRoutes } from './modules/users/users.routes.ts';
-import { AccessLog, createLog } from './plugins/access-log.ts';
+import { loggerOptions, registerAccessLog } from './plugins/access-log.ts';
 import {
   createTokens,
   loadJwtKey,
@@ -35,7 +35,7 @@ import {
 import { clientErrors, frameworkErrors, registerErrorHandling } from './plugins/errors.ts';
 import { registerInFlight } from './plugins/in-flight.ts';
 import { registerOpenApi } from './plugins/openapi.ts';
-import { createRateLimit, registerRateLimit } from './plugins/rate-limit.ts';
+import { registerRateLimit } from './plugins/rate-limit.ts';
 import { inlineScriptHashes, registerSecurityHeaders } from './plugins/security-headers.ts';
 import { serializerCompiler } from './plugins/serializer.ts';
 
@@ -70,11 +70,10 @@ export async function buildApp(
   config: Config,
   database: DbHandle = openDatabase(config),
 ): Promise<BuiltApp> {
-  const log = createLog(config.logLevel);
-  const accessLog = new AccessLog(config.logLevel);
   const app = Fastify({
-    // The server logs through `log` and `accessLog` (plugins/access-log.ts says why).
-    logger: false,
+    logger: loggerOptions(config.logLevel),
+    // The access line is the app's own (plugins/access-log.ts): one per request, with the user.
+    logController: new LogController({ disableRequestLogging: true }),
     bodyLimit: 1024 * 1024,
     // Ids and filenames in paths are short; a huge URL is rejected before any work.
     routerOptions: { maxParamLength: 200 },
@@ -92,7 +91,8 @@ export async function buildApp(
       routes.push({ method, url: route.url, access: route.config?.access });
     }
   });
-  accessLog.register(app);
+  registerAccessLog(app);
+  const log = app.log;
 
   await migrate(database);
   for (const warning of await checkDurability(database)) log.warn(warning);
@@ -114,7 +114,6 @@ export async function buildApp(
     database,
     tokens,
     loginLimiter: new LoginLimiter(config.login),
-    rateLimit: config.userRateLimit > 0 ? createRateLimit(config.userRateLimit) : null,
     uploadsDir,
     files: diskStore(uploadsDir),
   };
@@ -128,14 +127,15 @@ export async function buildApp(
     app,
     inlineScriptHashes(fs.existsSync(page) ? fs.readFileSync(page, 'utf8') : ''),
   );
-  const { rateLimit } = context;
-  if (rateLimit) registerRateLimit(app, rateLimit);
   await registerOpenApi(app);
-  registerErrorHandling(app, log);
-  registerAuth(app, tokens, rateLimit);
+  registerErrorHandling(app);
+  // The token is checked before the rate limit counts the request under its user.
+  registerAuth(app, tokens);
+  const rateLimited = config.userRateLimit > 0;
+  if (rateLimited) await registerRateLimit(app, { max: config.userRateLimit });
   if (config.clientInFlight > 0) registerInFlight(app, config.clientInFlight);
   for (const register of MODULES) register(app, context);
-  await serveClient(app, config.clientDir);
+  await serveClient(app, config.clientDir, rateLimited);
 
   await purgeIdempotencyKeys(database);
   // Files a crash left without a row: swept once soon after start (not awaited, so a large
@@ -161,14 +161,13 @@ export async function buildApp(
   app.addHook('onClose', async () => {
     clearInterval(purge);
     clearTimeout(firstSweep);
-    accessLog.close();
     await database.close();
   });
   return { app, context, routes };
 }
 
 /** The built browser app with the SPA fallback, or a short page saying how to build it. */
-async function serveClient(app: App, clientDir: string) {
+async function serveClient(app: App, clientDir: string, rateLimited: boolean) {
   const index = path.join(clientDir, 'index.html');
   if (fs.existsSync(index)) {
     await app.register(fastifyStatic, {
@@ -179,7 +178,9 @@ async function serveClient(app: App, clientDir: string) {
       preCompressed: true,
     });
   }
-  app.setNotFoundHandler((request, reply) => {
+  // Unknown paths count against the caller's address too.
+  const preHandler = rateLimited ? app.rateLimit() : [];
+  app.setNotFoundHandler({ preHandler }, (request, reply) => {
     // A screen's path (no file extension) is the app whatever the Accept header (curl, a link
     // checker); a missing file is the app only for a browser asking for a page. HEAD (uptime
     // checks) answers as GET does, without the body (Node's HTTP server sends none for HEAD).

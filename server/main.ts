@@ -12,7 +12,7 @@ v8.setFlagsFromString('--heap-growing-percent=35');
 
 const config = loadConfig();
 const { app, context } = await buildApp(config);
-// Fastify's answer names one reachable address (127.0.0.1 for 0.0.0.0): the log says them all.
+// Fastify logs a line per socket address; this one line names the wildcard and what it reaches.
 await app.listen({ port: config.port, host: config.host });
 context.log.info(listeningMessage(app.addresses()));
 

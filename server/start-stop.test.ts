@@ -65,7 +65,7 @@ const alive = (pid: number) => {
 
 /** The server's start line (pino JSON) from what the processes printed. */
 function startLine(output: string): { msg: string; pid: number } {
-  const line = output.split('\n').find((text) => text.includes('Server listening'));
+  const line = output.split('\n').find((text) => text.includes('Server listening on'));
   if (!line) throw new Error(`no start line in:\n${output}`);
   return JSON.parse(line) as { msg: string; pid: number };
 }

@@ -1,4 +1,5 @@
-// The access log of the production server: one line per answered request, in pino's format.
+// The access log of the production server: one line per answered request, in pino's format,
+// with the signed-in user and never the token.
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { sql } from 'kysely';
 import { ADMIN } from '../test-helpers.ts';
@@ -98,6 +99,10 @@ describe('the access log', () => {
 
     const access = () => requestLines(server).find((l) => l.url === '/api/admin/notes');
     await expect.poll(access, { timeout: 5_000 }).toMatchObject({ status: 500 });
+    // The line names the signed-in user; no line carries the token.
+    const me = await send({ url: server.url, method: 'GET', path: '/api/auth/me', token });
+    expect(access()!.userId).toBe((me.body as { id: string }).id);
+    expect(server.output()).not.toContain(token);
     const failure = lines(server).filter((l) => l.msg === 'unhandled error');
     expect(failure).toHaveLength(1);
     expect(failure[0]).toMatchObject({ level: 50, reqId: access()!.reqId });

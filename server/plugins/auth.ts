@@ -2,12 +2,12 @@
 // user's current state, and sign-in is rate limited before any password hash is computed.
 import crypto from 'node:crypto';
 import { hash, verify } from '@node-rs/argon2';
-import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { inJsonArray, type Db, type DbHandle } from '../db/connection.ts';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { createSigner, createVerifier } from 'fast-jwt';
+import type { Db, DbHandle } from '../db/connection.ts';
 import type { UsersTable } from '../db/schema.ts';
-import { addressKey } from './address.ts';
+import { normalizeIP } from '@fastify/rate-limit';
 import { HttpError } from './errors.ts';
-import type { RateLimit } from './rate-limit.ts';
 
 /** public: anyone; user: any signed-in user; admin: super_admin; client: a client. */
 export type Access = 'public' | 'user' | 'admin' | 'client';
@@ -87,87 +87,62 @@ export interface Tokens {
   revoke(session: Session): Promise<void>;
 }
 
-// HS256 JWTs with node:crypto: the synchronous HMAC is several times cheaper than WebCrypto's,
-// and only the one header we issue is accepted (no `alg: none`, no other algorithm).
-const JWT_HEADER = Buffer.from(JSON.stringify({ alg: 'HS256' })).toString('base64url');
-const base64Json = (value: object) => Buffer.from(JSON.stringify(value)).toString('base64url');
+// The scheme is case-insensitive (RFC 9110).
+const BEARER = /^bearer ([^ ]{10,2048})$/i;
+// An HS256 JWT whose signature (32 bytes, 43 characters) is spelled the one canonical way: the
+// last character's two unused bits are zero. fast-jwt decodes the others to the same bytes, so
+// without this a changed copy of a token would pass for it.
+const HS256_TOKEN = /^[\w-]+\.[\w-]+\.[\w-]{42}[AEIMQUYcgkosw048]$/;
 
+/** What our tokens claim: the user, its token version (a password change ends older tokens). */
 interface TokenClaims {
   sub: string;
   ver: number;
   exp: number;
-  jti: string | null;
+  jti?: unknown;
 }
 
-/** Headers whose token was checked, at most this many (a client sends its token on every call). */
-const VERIFIED_TOKENS = 10_000;
-// The scheme is case-insensitive (RFC 9110); the token is exactly what we issued.
-const BEARER = /^bearer ([A-Za-z0-9._-]{10,2048})$/i;
+const isClaims = (payload: { [claim: string]: unknown }): payload is TokenClaims & typeof payload =>
+  typeof payload.sub === 'string' &&
+  typeof payload.ver === 'number' &&
+  typeof payload.exp === 'number';
 
+/**
+ * HS256 JWTs signed and checked by fast-jwt (only HS256 is accepted, and an expired token is
+ * refused). Its cache keeps the outcome of recently checked tokens; the user's current state and
+ * whether the token was signed out are read on every request, in one query.
+ */
 export function createTokens(database: DbHandle, key: Uint8Array, ttlSeconds: number): Tokens {
-  const signature = (content: string) => crypto.createHmac('sha256', key).update(content).digest();
-  /** The claims of a token whose header and signature are ours, or null. */
-  const verify = (token: string): TokenClaims | null => {
-    const [header, payload, signed, extra] = token.split('.');
-    if (header !== JWT_HEADER || !payload || !signed || extra !== undefined) return null;
-    // Compared as text: decoding would accept other spellings of the same bytes (the last
-    // character's unused bits), so a changed token could pass for the one we issued.
-    const given = Buffer.from(signed);
-    const expected = Buffer.from(signature(`${header}.${payload}`).toString('base64url'));
-    if (given.length !== expected.length || !crypto.timingSafeEqual(given, expected)) return null;
+  const secret = Buffer.from(key);
+  const signToken = createSigner({ key: secret, algorithm: 'HS256', expiresIn: ttlSeconds * 1000 });
+  const verifyToken = createVerifier({ key: secret, algorithms: ['HS256'], cache: true });
+  const claims = (authorization: string): TokenClaims | null => {
+    const token = BEARER.exec(authorization)?.[1];
+    if (!token || !HS256_TOKEN.test(token)) return null;
     try {
-      const { sub, ver, exp, jti } = JSON.parse(
-        Buffer.from(payload, 'base64url').toString('utf8'),
-      ) as { [claim: string]: unknown };
-      if (typeof sub !== 'string' || typeof ver !== 'number' || typeof exp !== 'number')
-        return null;
-      return { sub, ver, exp, jti: typeof jti === 'string' ? jti : null };
+      const payload = verifyToken(token) as { [claim: string]: unknown };
+      return isClaims(payload) ? payload : null;
     } catch {
       return null;
     }
   };
-  // A signature is checked once per token: the HMAC (OpenSSL 3 sets up a new context each time)
-  // cost more than the user's row read. Only headers with a token we signed are kept, so the map
-  // holds no attacker's input; expiry and the user's current state are checked on every request.
-  // The key is the header as sent: its pattern is then tested once per header.
-  const verified = new Map<string, TokenClaims>();
-  const claims = (header: string): TokenClaims | null => {
-    let found = verified.get(header);
-    if (!found) {
-      const token = BEARER.exec(header)?.[1];
-      const checked = token ? verify(token) : null;
-      if (!checked) return null;
-      if (verified.size >= VERIFIED_TOKENS) verified.clear();
-      verified.set(header, (found = checked));
-    }
-    return found.exp * 1000 > Date.now() ? found : null;
-  };
-  const readUsers = batchedUserReads(database);
-  const isRevoked = async (jti: string) =>
-    (await database.read(revokedById(database), [jti])).length > 0;
+  const userQuery = userWithRevocation(database);
   return {
     async sign(user) {
-      const issuedAt = Math.floor(Date.now() / 1000);
-      const payload = base64Json({
+      return signToken({
         ver: user.token_version,
         sub: user.id,
-        iat: issuedAt,
-        exp: issuedAt + ttlSeconds,
         jti: crypto.randomBytes(16).toString('base64url'),
       });
-      const content = `${JWT_HEADER}.${payload}`;
-      return `${content}.${signature(content).toString('base64url')}`;
     },
     async check(authorization) {
       const payload = authorization ? claims(authorization) : null;
       if (!payload) return null;
-      const { jti } = payload;
-      const found = (await readUsers(payload.sub, jti)).get(payload.sub);
-      if (!found || !found.is_active || found.token_version !== payload.ver) return null;
+      const jti = typeof payload.jti === 'string' ? payload.jti : null;
+      const [found] = await database.read<CheckedUser>(userQuery, [jti ?? '', payload.sub]);
+      if (!found) return null;
       const { revoked, ...user } = found;
-      // The batch's read tells whether any token of its batch of this user was signed out; only
-      // then is this one looked up (a signed-out token in use is rare).
-      if (jti !== null && revoked && (await isRevoked(jti))) return null;
+      if (revoked || !user.is_active || user.token_version !== payload.ver) return null;
       return { user, jti, exp: payload.exp };
     },
     async revoke({ user, jti, exp }) {
@@ -190,14 +165,11 @@ export function createTokens(database: DbHandle, key: Uint8Array, ttlSeconds: nu
   };
 }
 
-/** A user as the token check reads it: `revoked` when a token id of the batch was signed out. */
+/** A user as the token check reads it: `revoked` when the token was signed out. */
 type CheckedUser = AuthUser & { revoked: unknown };
 
-/**
- * The users of a JSON array of ids (the second parameter), each with whether one of a JSON array
- * of token ids (the first) is a signed-out token of theirs: one query for both.
- */
-const usersWithRevocations = ({ db, engine }: DbHandle) =>
+/** A user by id (the second parameter), with whether a token id (the first) is signed out. */
+const userWithRevocation = ({ db }: DbHandle) =>
   db
     .selectFrom('users')
     .select(AUTH_COLUMNS)
@@ -207,68 +179,12 @@ const usersWithRevocations = ({ db, engine }: DbHandle) =>
           eb
             .selectFrom('revoked_tokens')
             .select('revoked_tokens.jti')
-            .whereRef('revoked_tokens.user_id', '=', 'users.id')
-            .where(inJsonArray(engine, 'revoked_tokens.jti', '')),
+            .where('revoked_tokens.jti', '=', ''),
         )
         .as('revoked'),
     )
-    .where(inJsonArray(engine, 'users.id', ''))
+    .where('users.id', '=', '')
     .compile().sql;
-
-const revokedById = ({ db }: DbHandle) =>
-  db.selectFrom('revoked_tokens').select('jti').where('jti', '=', '').compile().sql;
-
-/** Ids asked for together go to the database in one query, at most this many. */
-const MAX_BATCH = 100;
-
-/**
- * Every guarded request reads its user, and under load many arrive in each turn of the event
- * loop: the reads of two turns are made together, after them, in one query (one round trip to
- * PostgreSQL, one read transaction of SQLite) instead of one each. Each read still starts after
- * its request arrived, so it sees every change committed before; a user asked for twice is read
- * once. The function answers the users of the batch it put the id in, by id.
- */
-function batchedUserReads(
-  database: DbHandle,
-): (id: string, jti: string | null) => Promise<Map<string, CheckedUser>> {
-  const byIds = usersWithRevocations(database);
-  const read = async (ids: string[], jtis: string[]) => {
-    const reads = [];
-    const tokens = JSON.stringify(jtis);
-    for (let i = 0; i < ids.length; i += MAX_BATCH) {
-      const batch = JSON.stringify(ids.slice(i, i + MAX_BATCH));
-      reads.push(database.read<CheckedUser>(byIds, [tokens, batch]));
-    }
-    const users = new Map<string, CheckedUser>();
-    for (const rows of await Promise.all(reads)) for (const user of rows) users.set(user.id, user);
-    return users;
-  };
-  let batch: {
-    ids: Set<string>;
-    jtis: Set<string>;
-    users: Promise<Map<string, CheckedUser>>;
-  } | null = null;
-  // Not async: every request of a batch shares its promise, with no promise of its own.
-  return (id, jti) => {
-    if (!batch) {
-      const ids = new Set<string>();
-      const jtis = new Set<string>();
-      const users = new Promise<Map<string, CheckedUser>>((resolve, reject) => {
-        // Two turns: under load the requests read in the next turn join the batch too.
-        setImmediate(() =>
-          setImmediate(() => {
-            batch = null;
-            read([...ids], [...jtis]).then(resolve, reject);
-          }),
-        );
-      });
-      batch = { ids, jtis, users };
-    }
-    batch.ids.add(id);
-    if (jti !== null) batch.jtis.add(jti);
-    return batch.users;
-  };
-}
 
 /** Signed-out tokens past their expiry: they would be refused anyway, so their rows can go. */
 export async function purgeRevokedTokens({ db }: DbHandle): Promise<void> {
@@ -279,10 +195,11 @@ export async function purgeRevokedTokens({ db }: DbHandle): Promise<void> {
 }
 
 /**
- * Guards every route under /api by its declared access. `limit`, when given, counts each guarded
- * request under its verified user, or under its address when the token is missing or bad.
+ * Guards every route under /api by its declared access. The token is checked first (onRequest),
+ * so the rate limit that follows counts the request under its verified user; the access is
+ * enforced after it (preParsing), before any body is read.
  */
-export function registerAuth(app: FastifyInstance, tokens: Tokens, limit: RateLimit | null): void {
+export function registerAuth(app: FastifyInstance, tokens: Tokens): void {
   app.decorateRequest('user', null);
   app.decorateRequest('session', null);
 
@@ -302,21 +219,25 @@ export function registerAuth(app: FastifyInstance, tokens: Tokens, limit: RateLi
     if (route.url.startsWith('/api/client') && access !== 'client') {
       throw new Error(`route ${route.url} must be client-only`);
     }
-    if (access !== 'public') route.onRequest = [route.onRequest ?? []].flat().concat(guard(access));
+    if (access === 'public') return;
+    route.onRequest = [route.onRequest ?? []].flat().concat(identify);
+    route.preParsing = [route.preParsing ?? []].flat().concat(requireAccess(access));
   });
 
-  function guard(access: Exclude<Access, 'public'>) {
-    return async (request: FastifyRequest, reply: FastifyReply) => {
-      const session = await tokens.check(request.headers.authorization);
-      limit?.count(request, reply, session?.user.id ?? null);
-      if (!session) throw new HttpError(401, SESSION_INVALID);
-      const { user } = session;
-      if (access === 'admin' && user.role !== 'super_admin') throw new HttpError(403, FORBIDDEN);
-      if (access === 'client' && user.role !== 'client') throw new HttpError(403, FORBIDDEN);
-      request.user = user;
-      request.session = session;
-    };
+  async function identify(request: FastifyRequest) {
+    const session = await tokens.check(request.headers.authorization);
+    request.session = session;
+    request.user = session?.user ?? null;
   }
+}
+
+function requireAccess(access: Exclude<Access, 'public'>) {
+  return async (request: FastifyRequest) => {
+    const { user } = request;
+    if (!user) throw new HttpError(401, SESSION_INVALID);
+    if (access === 'admin' && user.role !== 'super_admin') throw new HttpError(403, FORBIDDEN);
+    if (access === 'client' && user.role !== 'client') throw new HttpError(403, FORBIDDEN);
+  };
 }
 
 /** The checked token of a guarded route. */
@@ -347,7 +268,7 @@ export interface LoginLimits {
 const MAX_LOGIN_ENTRIES = 100_000;
 
 /**
- * Failed sign-ins, checked before any hashing (an IPv6 address counts by its /64, address.ts).
+ * Failed sign-ins, checked before any hashing (an IPv6 address counts by its /64, as the rate limit counts it).
  * An account is slowed per address it is tried from: after `maxPerPair` failures from one address, that address waits before each next try of
  * that account, the wait doubling with each failure; the owner signing in from elsewhere is not
  * slowed at all. One address trying many accounts is stopped by `maxPerIp` per window. The admin
@@ -363,11 +284,11 @@ export class LoginLimiter {
     this.#maxDelayMs = options.maxDelayMs ?? 15 * 60 * 1000;
   }
 
-  static #pairKey = (ip: string, account: string) => `${account}\u0000${addressKey(ip)}`;
+  static #pairKey = (ip: string, account: string) => `${account}\u0000${normalizeIP(ip)}`;
 
   /** Milliseconds to wait, or 0 when an attempt may go ahead. */
   blockedFor(ip: string, account: string, now = Date.now()): number {
-    const byIp = this.#ips.get(addressKey(ip));
+    const byIp = this.#ips.get(normalizeIP(ip));
     const ipWait =
       byIp && byIp.resetAt > now && byIp.count >= this.options.maxPerIp ? byIp.resetAt - now : 0;
     const pair = this.#pairs.get(LoginLimiter.#pairKey(ip, account));
@@ -386,7 +307,7 @@ export class LoginLimiter {
         : 0;
     this.#pairs.delete(key); // re-inserted last: the map stays in order of last use
     this.#pairs.set(key, { failures, until, lastAt: now });
-    const address = addressKey(ip);
+    const address = normalizeIP(ip);
     const byIp = this.#ips.get(address);
     if (byIp && byIp.resetAt > now) byIp.count += 1;
     else this.#ips.set(address, { count: 1, resetAt: now + this.options.windowMs });

@@ -3,7 +3,6 @@ import http from 'node:http';
 import type { Socket } from 'node:net';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
-import type { Logger } from 'pino';
 import { API_HEADERS } from './security-headers.ts';
 
 export class HttpError extends Error {
@@ -89,7 +88,7 @@ const MAX_MESSAGE = 200;
 const clip = (text: string) =>
   text.length > MAX_MESSAGE ? `${text.slice(0, MAX_MESSAGE)}…` : text;
 
-export function registerErrorHandling(app: FastifyInstance, log: Logger): void {
+export function registerErrorHandling(app: FastifyInstance): void {
   // PostgreSQL cannot store a NUL character, and a lone UTF-16 surrogate (JSON allows "\ud800")
   // is no text at all (both engines would store U+FFFD instead): refuse them anywhere.
   app.addHook('preValidation', (request, _reply, done) => {
@@ -129,7 +128,7 @@ export function registerErrorHandling(app: FastifyInstance, log: Logger): void {
     if (error.statusCode && error.statusCode >= 400 && error.statusCode < 500) {
       return reply.status(error.statusCode).send({ detail: 'Permintaan tidak valid' });
     }
-    log.error({ reqId: request.id, err: error }, 'unhandled error');
+    request.log.error({ err: error }, 'unhandled error');
     return reply.status(500).send({ detail: 'Terjadi kesalahan pada server' });
   });
 }

@@ -39,7 +39,7 @@ import type { BlastsTable, Database } from '../../db/schema.ts';
 import { conflict, HttpError, notFound } from '../../plugins/errors.ts';
 import { recordAudit } from '../audit/audit.service.ts';
 import { applyPoints, holdClient, movePoints } from '../points/ledger.ts';
-import { readSettings } from '../settings/settings.routes.ts';
+import { readSettings } from '../settings/settings.service.ts';
 import { findUpload, IMAGES_OFF } from '../uploads/uploads.service.ts';
 
 function groupBy<T, K>(items: readonly T[], key: (item: T) => K): Map<K, T[]> {

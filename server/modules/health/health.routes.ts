@@ -1,7 +1,7 @@
 // Liveness with a real database round trip, and the OpenAPI document.
-import { sql } from 'kysely';
 import { z } from '../../../common/zod.ts';
 import type { App, AppContext } from '../../app-context.ts';
+import { checkDatabase } from './health.service.ts';
 
 export function healthRoutes(app: App, { database }: AppContext) {
   app.get(
@@ -15,10 +15,7 @@ export function healthRoutes(app: App, { database }: AppContext) {
         },
       },
     },
-    async () => {
-      await sql`select 1`.execute(database.db);
-      return { status: 'ok' as const, engine: database.engine };
-    },
+    async () => ({ status: 'ok' as const, engine: await checkDatabase(database) }),
   );
   app.get('/api/docs', { config: { access: 'public' }, schema: { hide: true } }, () =>
     app.swagger(),

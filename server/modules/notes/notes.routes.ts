@@ -1,11 +1,9 @@
 // The administrator's notepad.
-import crypto from 'node:crypto';
 import { NoteInputSchema, NoteSchema } from '../../../common/notes.ts';
 import { z } from '../../../common/zod.ts';
 import type { App, AppContext } from '../../app-context.ts';
-import { now } from '../../db/connection.ts';
 import { IdParamsSchema, OkSchema } from '../../http.ts';
-import { notFound } from '../../plugins/errors.ts';
+import { createNote, deleteNote, listNotes, updateNote } from './notes.service.ts';
 
 const tags = ['notes'];
 const admin = { access: 'admin' } as const;
@@ -14,22 +12,12 @@ export function notesRoutes(app: App, { database: { db } }: AppContext) {
   app.get(
     '/api/admin/notes',
     { config: admin, schema: { tags, response: { 200: z.array(NoteSchema) } } },
-    () => db.selectFrom('notes').selectAll().orderBy('updated_at', 'desc').orderBy('id').execute(),
+    () => listNotes(db),
   );
   app.post(
     '/api/admin/notes',
     { config: admin, schema: { tags, body: NoteInputSchema, response: { 201: NoteSchema } } },
-    async (request, reply) => {
-      const timestamp = now();
-      const row = {
-        id: crypto.randomUUID(),
-        ...request.body,
-        created_at: timestamp,
-        updated_at: timestamp,
-      };
-      await db.insertInto('notes').values(row).execute();
-      return reply.status(201).send(row);
-    },
+    async (request, reply) => reply.status(201).send(await createNote(db, request.body)),
   );
   app.put(
     '/api/admin/notes/:id',
@@ -42,28 +30,14 @@ export function notesRoutes(app: App, { database: { db } }: AppContext) {
         response: { 200: NoteSchema },
       },
     },
-    async (request) => {
-      const row = await db
-        .updateTable('notes')
-        .set({ ...request.body, updated_at: now() })
-        .where('id', '=', request.params.id)
-        .returningAll()
-        .executeTakeFirst();
-      if (!row) throw notFound('Catatan');
-      return row;
-    },
+    (request) => updateNote(db, request.params.id, request.body),
   );
   app.delete(
     '/api/admin/notes/:id',
     { config: admin, schema: { tags, params: IdParamsSchema, response: { 200: OkSchema } } },
     async (request) => {
-      const row = await db
-        .deleteFrom('notes')
-        .where('id', '=', request.params.id)
-        .returning('title')
-        .executeTakeFirst();
-      if (!row) throw notFound('Catatan');
-      return { detail: `Catatan "${row.title}" berhasil dihapus` };
+      const title = await deleteNote(db, request.params.id);
+      return { detail: `Catatan "${title}" berhasil dihapus` };
     },
   );
 }

@@ -24,7 +24,7 @@ import {
 import type { PointTransactionsTable } from '../../db/schema.ts';
 import { conflict, HttpError, notFound } from '../../plugins/errors.ts';
 import { recordAudit } from '../audit/audit.service.ts';
-import { listTiers } from '../pricing/pricing.routes.ts';
+import { listTiers } from '../pricing/pricing.service.ts';
 import { holdClient, movePoints } from './ledger.ts';
 
 export async function createPointRequest(

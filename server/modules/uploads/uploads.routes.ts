@@ -13,8 +13,8 @@ import { z } from '../../../common/zod.ts';
 import type { App, AppContext } from '../../app-context.ts';
 import { HttpError, notFound } from '../../plugins/errors.ts';
 import { currentUser } from '../../plugins/auth.ts';
-import { readSettings } from '../settings/settings.routes.ts';
-import { IMAGES_OFF, isUploadName, storeImage, toDataUrl, UPLOAD_PATH } from './uploads.service.ts';
+import { qrFile, readSettings } from '../settings/settings.service.ts';
+import { IMAGES_OFF, storedFile, storeImage, toDataUrl, UPLOAD_PATH } from './uploads.service.ts';
 
 const tags = ['uploads'];
 const FILE_RULES = `Gambar PNG, JPG atau GIF, maksimal ${MAX_IMAGE_BYTES / 1024 / 1024} MB`;
@@ -117,23 +117,9 @@ function serveRoutes(app: App, { database: { db }, files: store }: AppContext) {
       },
     },
     async (request) => {
-      const { filename } = request.params;
-      if (!isUploadName(filename)) throw notFound('File QR');
-      if (currentUser(request).role !== 'super_admin') {
-        const settings = await readSettings(db);
-        const current = [settings.qr_code_file, settings.barcode_url].some((url) =>
-          url?.endsWith(`/${filename}`),
-        );
-        if (!current) throw notFound('File QR');
-      }
-      const row = await db
-        .selectFrom('uploads')
-        .selectAll()
-        .where('name', '=', filename)
-        .executeTakeFirst();
-      const bytes = row && (await store.get(row.name));
-      if (!row || !bytes) throw notFound('File QR');
-      return { data_url: toDataUrl(row.mime, bytes) };
+      const file = await qrFile(db, store, request.params.filename, currentUser(request).role);
+      if (!file) throw notFound('File QR');
+      return { data_url: toDataUrl(file.mime, file.bytes) };
     },
   );
 
@@ -142,21 +128,13 @@ function serveRoutes(app: App, { database: { db }, files: store }: AppContext) {
     '/uploads/:name',
     { schema: { hide: true, params: z.object({ name: z.string().max(100) }) } },
     async (request, reply) => {
-      const { name } = request.params;
-      const row = isUploadName(name)
-        ? await db
-            .selectFrom('uploads')
-            .select(['name', 'mime'])
-            .where('name', '=', name)
-            .executeTakeFirst()
-        : undefined;
-      const bytes = row && (await store.get(row.name));
-      if (!row || !bytes) throw notFound('File');
+      const file = await storedFile(db, store, request.params.name);
+      if (!file) throw notFound('File');
       return reply
-        .header('Content-Type', row.mime)
+        .header('Content-Type', file.mime)
         .header('Content-Security-Policy', "default-src 'none'; frame-ancestors 'none'; sandbox")
         .header('Cache-Control', 'public, max-age=31536000, immutable')
-        .send(bytes);
+        .send(file.bytes);
     },
   );
 }

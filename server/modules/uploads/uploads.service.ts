@@ -198,6 +198,23 @@ export async function findUpload(
   return query.executeTakeFirst();
 }
 
+/** A stored file by its name, with its type; undefined when the name or the file is unknown. */
+export async function storedFile(
+  db: Db,
+  store: FileStore,
+  name: string,
+): Promise<{ mime: string; bytes: Buffer } | undefined> {
+  const row = isUploadName(name)
+    ? await db
+        .selectFrom('uploads')
+        .select(['name', 'mime'])
+        .where('name', '=', name)
+        .executeTakeFirst()
+    : undefined;
+  const bytes = row && (await store.get(row.name));
+  return row && bytes ? { mime: row.mime, bytes } : undefined;
+}
+
 /** An upload nothing names is removed once it is this old (the blast form uploads as it sends). */
 const UNUSED_UPLOAD_TTL_MS = 24 * 60 * 60 * 1000;
 
