@@ -52,11 +52,11 @@ describe('POST /api/auth/logout', () => {
     expect((await restarted.check(`Bearer ${live}`))?.user.role).toBe('client');
   });
 
-  it("is told apart from the same user's live tokens checked in the same batch", async () => {
+  it("is told apart from the same user's live tokens checked at the same moment", async () => {
     const { user, token, password } = await server.createClient();
     const live = (await server.login(user.email, password)).access_token;
     expect((await logout(token)).status).toBe(200);
-    // Asked in one turn of the event loop: one batch, one read.
+    // Asked in one turn of the event loop.
     const checked = await Promise.all(
       [token, live, token, live].map((t) => server.context.tokens.check(`Bearer ${t}`)),
     );
