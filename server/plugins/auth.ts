@@ -144,7 +144,11 @@ export function createTokens(database: DbHandle, key: Uint8Array, ttlSeconds: nu
   };
   const readUsers = batchedUserReads(database);
   const isRevoked = async (jti: string) =>
-    (await database.read(revokedById(database), [jti])).length > 0;
+    (await database.db
+      .selectFrom('revoked_tokens')
+      .select('jti')
+      .where('jti', '=', jti)
+      .executeTakeFirst()) !== undefined;
   return {
     async sign(user) {
       const issuedAt = Math.floor(Date.now() / 1000);
@@ -197,7 +201,7 @@ type CheckedUser = AuthUser & { revoked: unknown };
  * The users of a JSON array of ids (the second parameter), each with whether one of a JSON array
  * of token ids (the first) is a signed-out token of theirs: one query for both.
  */
-const usersWithRevocations = ({ db, engine }: DbHandle) =>
+const usersWithRevocations = ({ db, engine }: DbHandle, jtis: string, ids: string) =>
   db
     .selectFrom('users')
     .select(AUTH_COLUMNS)
@@ -208,15 +212,11 @@ const usersWithRevocations = ({ db, engine }: DbHandle) =>
             .selectFrom('revoked_tokens')
             .select('revoked_tokens.jti')
             .whereRef('revoked_tokens.user_id', '=', 'users.id')
-            .where(inJsonArray(engine, 'revoked_tokens.jti', '')),
+            .where(inJsonArray(engine, 'revoked_tokens.jti', jtis)),
         )
         .as('revoked'),
     )
-    .where(inJsonArray(engine, 'users.id', ''))
-    .compile().sql;
-
-const revokedById = ({ db }: DbHandle) =>
-  db.selectFrom('revoked_tokens').select('jti').where('jti', '=', '').compile().sql;
+    .where(inJsonArray(engine, 'users.id', ids));
 
 /** Ids asked for together go to the database in one query, at most this many. */
 const MAX_BATCH = 100;
@@ -231,13 +231,12 @@ const MAX_BATCH = 100;
 function batchedUserReads(
   database: DbHandle,
 ): (id: string, jti: string | null) => Promise<Map<string, CheckedUser>> {
-  const byIds = usersWithRevocations(database);
   const read = async (ids: string[], jtis: string[]) => {
     const reads = [];
     const tokens = JSON.stringify(jtis);
     for (let i = 0; i < ids.length; i += MAX_BATCH) {
       const batch = JSON.stringify(ids.slice(i, i + MAX_BATCH));
-      reads.push(database.read<CheckedUser>(byIds, [tokens, batch]));
+      reads.push(usersWithRevocations(database, tokens, batch).execute());
     }
     const users = new Map<string, CheckedUser>();
     for (const rows of await Promise.all(reads)) for (const user of rows) users.set(user.id, user);

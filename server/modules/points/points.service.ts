@@ -11,21 +11,14 @@ import type {
   Transaction,
   TransactionPage,
 } from '../../../common/points.ts';
-import { now, type DbHandle, transact, writeAll } from '../../db/connection.ts';
-import {
-  countPointRequest,
-  ledgerTotals,
-  monthWindow,
-  pageWindow,
-  pointRequestCounts,
-  windowIds,
-  type PageWindow,
-} from '../../db/counters.ts';
-import type { PointTransactionsTable } from '../../db/schema.ts';
+import { now, type DbHandle } from '../../db/connection.ts';
+import { pageWindow, windowIds, type PageWindow } from '../../db/pages.ts';
+import type { PointRequestsTable, PointTransactionsTable } from '../../db/schema.ts';
+import { transact } from '../../db/transaction.ts';
 import { conflict, HttpError, notFound } from '../../plugins/errors.ts';
 import { recordAudit } from '../audit/audit.service.ts';
 import { listTiers } from '../pricing/pricing.routes.ts';
-import { holdClient, movePoints } from './ledger.ts';
+import { applyPoints, holdClient } from './ledger.ts';
 
 export async function createPointRequest(
   database: DbHandle,
@@ -43,9 +36,9 @@ export async function createPointRequest(
     );
   }
   const id = crypto.randomUUID();
-  await transact(database, async (trx) => {
-    await holdClient(database.engine, trx, userId);
-    const request = await trx
+  await transact(database, async (tx) => {
+    await holdClient(tx, userId);
+    await tx.db
       .insertInto('point_requests')
       .values({
         id,
@@ -58,9 +51,7 @@ export async function createPointRequest(
         processed_at: null,
         processed_by: null,
       })
-      .returning(['user_id', 'points_requested', 'created_at'])
-      .executeTakeFirstOrThrow();
-    await writeAll(database.engine, trx, countPointRequest(request, null, 'pending'));
+      .execute();
   });
   return getPointRequest(database, id);
 }
@@ -101,7 +92,7 @@ export async function listPointRequests(
       .execute();
   // The first page is the newest rows whatever the total, so it is read alongside the counts.
   const [counts, firstPage] = await Promise.all([
-    pointRequestCounts(database.db, filter.userId),
+    pointRequestCounts(database, filter.userId),
     page === 1 ? read(pageWindow(1, page_size, Infinity)) : null,
   ]);
   const summary = {
@@ -113,9 +104,7 @@ export async function listPointRequests(
   const total = filter.status
     ? summary[filter.status]
     : summary.pending + summary.approved + summary.rejected;
-  const window = pageWindow(page, page_size, total);
-  const rows =
-    firstPage ?? (await read(await monthWindow(database.db, 'point_requests', filter, window)));
+  const rows = firstPage ?? (await read(pageWindow(page, page_size, total)));
   return { items: rows, total, page, page_size, summary };
 }
 
@@ -126,39 +115,32 @@ export async function decidePointRequest(
   id: string,
   decision: 'approved' | 'rejected',
 ): Promise<PointRequest> {
-  await transact(database, async (trx) => {
-    const decided = await trx
+  await transact(database, async (tx) => {
+    const decided = await tx.db
       .updateTable('point_requests')
       .set({ status: decision, processed_at: now(), processed_by: actorId })
       .where('id', '=', id)
       .where('status', '=', 'pending')
-      .returning(['user_id', 'points_requested', 'created_at'])
+      .returning(['user_id', 'points_requested'])
       .executeTakeFirst();
     if (!decided) {
-      const exists = await trx
+      const exists = await tx.db
         .selectFrom('point_requests')
         .select('status')
         .where('id', '=', id)
         .executeTakeFirst();
       throw exists ? conflict('Request poin sudah diproses sebelumnya') : notFound('Request poin');
     }
-    // The account row is locked before the per-client counters, the order every other
-    // writer of one client's rows follows, so two of them can never wait on each other.
-    const ledger =
-      decision === 'approved'
-        ? await movePoints(database.engine, trx, {
-            userId: decided.user_id,
-            type: 'topup',
-            delta: decided.points_requested,
-            description: `Top up ${formatNumber(decided.points_requested)} poin disetujui admin`,
-            pointRequestId: id,
-          })
-        : { writes: [] };
-    await writeAll(database.engine, trx, [
-      ...ledger.writes,
-      ...countPointRequest(decided, 'pending', decision),
-    ]);
-    await recordAudit(trx, {
+    if (decision === 'approved') {
+      await applyPoints(tx, {
+        userId: decided.user_id,
+        type: 'topup',
+        delta: decided.points_requested,
+        description: `Top up ${formatNumber(decided.points_requested)} poin disetujui admin`,
+        pointRequestId: id,
+      });
+    }
+    await recordAudit(tx.db, {
       actorId,
       action: decision === 'approved' ? 'point_request.approve' : 'point_request.reject',
       targetType: 'point_request',
@@ -192,7 +174,12 @@ export async function listTransactions(
       .select(['points', 'ledger_seq'])
       .where('id', '=', userId)
       .executeTakeFirst(),
-    ledgerTotals(db, userId),
+    db
+      .selectFrom('point_transactions')
+      .select((eb) => ['type', eb.fn.sum<number>('delta').as('total')])
+      .where('user_id', '=', userId)
+      .groupBy('type')
+      .execute(),
   ]);
   if (!user) throw notFound('Klien');
   // The chain has no gap (seq 1..ledger_seq), so any page is a key range: no OFFSET scan.
@@ -206,7 +193,8 @@ export async function listTransactions(
     .where('seq', '>', newest - page_size)
     .orderBy('seq', 'desc')
     .execute();
-  const sum = (type: PointTransactionsTable['type']) => sums[type];
+  const sum = (type: PointTransactionsTable['type']) =>
+    Number(sums.find((row) => row.type === type)?.total ?? 0);
   return {
     items: rows.map(toTransaction),
     total: count,
@@ -221,4 +209,26 @@ export async function listTransactions(
       current_points: user.points,
     },
   };
+}
+
+/** Top-up requests and their points per status, of one client or of all. */
+async function pointRequestCounts(
+  { db }: DbHandle,
+  userId?: string,
+): Promise<Record<PointRequestStatus, { n: number; points: number }>> {
+  let query = db
+    .selectFrom('point_requests')
+    .select((eb) => [
+      'status',
+      eb.fn.countAll<number>().as('n'),
+      eb.fn.sum<number>('points_requested').as('points'),
+    ])
+    .groupBy('status');
+  if (userId) query = query.where('user_id', '=', userId);
+  const rows = await query.execute();
+  const of = (status: PointRequestsTable['status']) => {
+    const row = rows.find((r) => r.status === status);
+    return { n: Number(row?.n ?? 0), points: Number(row?.points ?? 0) };
+  };
+  return { pending: of('pending'), approved: of('approved'), rejected: of('rejected') };
 }

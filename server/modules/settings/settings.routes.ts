@@ -1,7 +1,8 @@
 // The single settings record: payment details, the QR code and the blast image switch.
 import { SettingsInputSchema, SettingsSchema, type Settings } from '../../../common/settings.ts';
 import type { App, AppContext } from '../../app-context.ts';
-import { bool, forUpdate, now, transact, type Db } from '../../db/connection.ts';
+import { bool, now, type Db } from '../../db/connection.ts';
+import { forUpdate, transact } from '../../db/transaction.ts';
 import { endingName, removeFiles } from '../uploads/uploads.service.ts';
 
 const tags = ['settings'];
@@ -45,12 +46,10 @@ export function settingsRoutes(app: App, { database, files }: AppContext) {
         allow_images: bool(request.body.allow_images),
         updated_at: now(),
       };
-      const replaced = await transact(database, async (trx) => {
+      const replaced = await transact(database, async (tx) => {
+        const trx = tx.db;
         // Saves queue on the row, so each sees the QR the previous one left and removes it.
-        await forUpdate(
-          database.engine,
-          trx.selectFrom('settings').select('id').where('id', '=', 1),
-        ).execute();
+        await forUpdate(tx, trx.selectFrom('settings').select('id').where('id', '=', 1)).execute();
         const before = await readSettings(trx);
         await trx
           .insertInto('settings')
