@@ -12,6 +12,7 @@ import { openPostgres } from '../server/db/postgres.ts';
 import { openSqlite } from '../server/db/sqlite.ts';
 import { checkLedger } from '../server/db/ledger-check.ts';
 import { migrate } from '../server/db/migrate.ts';
+import { fillSummaryCounts } from '../server/db/summary-counts.ts';
 import { hashPassword } from '../server/plugins/auth.ts';
 import { ensureAdmin } from '../server/modules/users/users.service.ts';
 
@@ -658,6 +659,8 @@ export async function generate(
       ? openSqlite(target.file)
       : openPostgres(target.url, target.schema, 2);
   try {
+    // The loaders bypass the services, so the summary counts are made once from the rows.
+    await fillSummaryCounts(handle.db);
     if (target.engine === 'postgres') await sql`analyze`.execute(handle.db);
     const violations = await checkLedger(handle.db);
     if (violations.length > 0) {

@@ -21,6 +21,7 @@ const TABLES: { [T in keyof Database]: (keyof Database[T] & string)[] } = {
   app_secrets: ['name'],
   sebar_migrations: ['name'],
   revoked_tokens: ['jti'],
+  summary_counts: ['user_id', 'counter', 'kind'],
 };
 
 export interface Snapshot {

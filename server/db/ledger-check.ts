@@ -87,6 +87,24 @@ const CHECKS: Check[] = [
     query: sql`select user_id, key, status_code from idempotency_keys where status_code <> 201`,
   },
   {
+    // db/summary-counts.ts: each client's kept counts equal its rows, counted.
+    invariant: 'summary counts equal the rows they count',
+    query: sql`with counted as (
+        select user_id, 'blasts' as counter, status as kind, count(*) as n, 0 as total
+          from blasts group by user_id, status
+        union all select user_id, 'point_requests', status, count(*), sum(points_requested)
+          from point_requests group by user_id, status
+        union all select user_id, 'ledger', type, count(*), sum(delta)
+          from point_transactions group by user_id, type)
+      select c.user_id, c.counter, c.kind, c.n as counted, coalesce(s.n, 0) as kept, c.total as counted_total, coalesce(s.total, 0) as kept_total
+      from counted c left join summary_counts s
+        on s.user_id = c.user_id and s.counter = c.counter and s.kind = c.kind
+      where coalesce(s.n, 0) <> c.n or coalesce(s.total, 0) <> c.total
+      union all select s.user_id, s.counter, s.kind, 0, s.n, 0, s.total from summary_counts s
+      where (s.n <> 0 or s.total <> 0) and not exists (select 1 from counted c
+        where c.user_id = s.user_id and c.counter = s.counter and c.kind = s.kind)`,
+  },
+  {
     invariant: 'no orphan rows',
     query: sql`select 'point_transactions' as tbl, id as row_id from point_transactions t where not exists (select 1 from users u where u.id = t.user_id)
       union all select 'blasts', id from blasts b where not exists (select 1 from users u where u.id = b.user_id)

@@ -7,7 +7,7 @@ import * as blastImages from './migrations/006-blast-images.ts';
 import * as bigintBalances from './migrations/007-bigint-balances.ts';
 import * as uniqueUsernames from './migrations/008-unique-usernames.ts';
 import * as revokedTokens from './migrations/009-revoked-tokens.ts';
-import * as plainCounts from './migrations/010-plain-counts.ts';
+import * as summaryCounts from './migrations/010-summary-counts.ts';
 
 /** A migration gets its engine for the few changes only one of them needs. */
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
@@ -19,9 +19,9 @@ export const MIGRATIONS: [string, Migration][] = [
   ['007-bigint-balances', bigintBalances],
   ['008-unique-usernames', uniqueUsernames],
   ['009-revoked-tokens', revokedTokens],
-  // 002-005 made summary counter tables, which 010 drops; a database that applied them keeps
-  // their records, a new one never makes them.
-  ['010-plain-counts', plainCounts],
+  // 002-005 made six counter tables, which 010 replaces by one; a database that applied them
+  // keeps their records, a new one never makes them.
+  ['010-summary-counts', summaryCounts],
 ];
 
 /** Applies `migrations` (all of them unless a test asks for the first few). */

@@ -137,6 +137,18 @@ export interface AppSecretsTable {
   value: string;
 }
 
+/**
+ * Per client: blasts per status, top-up requests per status (total: their points) and ledger
+ * entries per type (total: their deltas), kept with every change (db/summary-counts.ts).
+ */
+export interface SummaryCountsTable {
+  user_id: string;
+  counter: 'blasts' | 'point_requests' | 'ledger';
+  kind: string;
+  n: number;
+  total: number;
+}
+
 /** Signed-out tokens by id, kept until they would have expired (migration 009). */
 export interface RevokedTokensTable {
   jti: string;
@@ -165,5 +177,6 @@ export interface Database {
   audit_log: AuditLogTable;
   app_secrets: AppSecretsTable;
   revoked_tokens: RevokedTokensTable;
+  summary_counts: SummaryCountsTable;
   sebar_migrations: MigrationsTable;
 }

@@ -16,9 +16,10 @@ import {
 import type { PageQuery } from '../../../common/pagination.ts';
 import { formatNumber } from '../../../common/format.ts';
 import { analyzeNumbers } from '../../../common/phone.ts';
-import { now, orderedList, type DbHandle } from '../../db/connection.ts';
+import { now, orderedList, type Db, type DbHandle } from '../../db/connection.ts';
 import { pageWindow, windowIds, type PageWindow } from '../../db/pages.ts';
 import type { BlastsTable } from '../../db/schema.ts';
+import { countRow, readCounts } from '../../db/summary-counts.ts';
 import { forUpdate, transact, type Tx } from '../../db/transaction.ts';
 import { conflict, HttpError, notFound } from '../../plugins/errors.ts';
 import { recordAudit } from '../audit/audit.service.ts';
@@ -40,9 +41,6 @@ function groupBy<T, K>(items: readonly T[], key: (item: T) => K): Map<K, T[]> {
 type BlastRow = BlastsTable & { username: string };
 
 const PENDING: NumberStatus = 'pending';
-
-const TAKE_BACK_FAILED =
-  'Poin klien tidak cukup untuk menarik kembali refund. Hasil blast tidak diubah.';
 
 /** A blast with its numbers and their statuses, both in index order. */
 function toBlast(row: BlastRow, numbers: string[], statuses: readonly NumberStatus[]): Blast {
@@ -140,7 +138,7 @@ export async function listBlasts(
     );
   // The first page is the newest rows whatever the total, so it is read alongside the counts.
   const [counts, firstPage] = await Promise.all([
-    blastCounts(database, filter.userId),
+    blastCounts(db, filter.userId),
     page === 1 ? read(pageWindow(1, page_size, Infinity)) : null,
   ]);
   const total = counts.pending + counts.completed + counts.rejected + counts.cancelled;
@@ -161,17 +159,9 @@ export async function listBlasts(
 }
 
 /** Blasts per status, of one client or of all. */
-async function blastCounts(
-  { db }: DbHandle,
-  userId?: string,
-): Promise<Record<BlastStatus, number>> {
-  let query = db
-    .selectFrom('blasts')
-    .select((eb) => ['status', eb.fn.countAll<number>().as('n')])
-    .groupBy('status');
-  if (userId) query = query.where('user_id', '=', userId);
-  const rows = await query.execute();
-  const of = (status: BlastStatus) => Number(rows.find((r) => r.status === status)?.n ?? 0);
+export async function blastCounts(db: Db, userId?: string): Promise<Record<BlastStatus, number>> {
+  const counts = await readCounts(db, 'blasts', userId);
+  const of = (status: BlastStatus) => counts.get(status)?.n ?? 0;
   return {
     pending: of('pending'),
     completed: of('completed'),
@@ -290,6 +280,7 @@ export async function createBlast(
       (points) => `${BLAST_MESSAGES.notEnoughTitle}: ${BLAST_MESSAGES.notEnough(count, points)}`,
     );
     await tx.db.insertInto('blasts').values(row).execute();
+    await countRow(tx, userId, 'blasts', null, 'pending');
     // One insert of at most MAX_NUMBERS_PER_BLAST rows: 2,000 parameters, within both engines'.
     await tx.db
       .insertInto('blast_numbers')
@@ -314,8 +305,8 @@ async function lockBlast(tx: Tx, id: string, ownerId?: string) {
 }
 
 const CLOSED_MESSAGE: Record<string, string> = {
-  rejected: 'Blast request ini sudah ditolak',
-  cancelled: 'Blast request ini sudah dibatalkan',
+  rejected: BLAST_MESSAGES.rejected,
+  cancelled: BLAST_MESSAGES.cancelled,
 };
 
 /**
@@ -338,7 +329,7 @@ async function settleRefund(
       description: describe(delta),
       blastId: blast.id,
     },
-    TAKE_BACK_FAILED,
+    BLAST_MESSAGES.takeBackFailed,
   );
 }
 
@@ -429,6 +420,7 @@ export async function submitResult(
       })
       .where('id', '=', id)
       .execute();
+    await countRow(tx, blast.user_id, 'blasts', blast.status, 'completed');
     await recordAudit(tx.db, {
       actorId,
       action: blast.status === 'completed' ? 'blast.result_edit' : 'blast.result',
@@ -488,8 +480,7 @@ export async function closeBlast(
 ) {
   await transact(database, async (tx) => {
     const blast = await lockBlast(tx, id, ownerId);
-    if (blast.status !== 'pending')
-      throw conflict('Hanya blast yang masih menunggu yang dapat dibatalkan atau ditolak');
+    if (blast.status !== 'pending') throw conflict(BLAST_MESSAGES.notPending);
     const description =
       outcome === 'rejected'
         ? 'Refund penuh: blast ditolak admin'
@@ -500,6 +491,7 @@ export async function closeBlast(
       .set({ status: outcome, refund_points: blast.points_used, processed_at: now() })
       .where('id', '=', id)
       .execute();
+    await countRow(tx, blast.user_id, 'blasts', 'pending', outcome);
     await recordAudit(tx.db, {
       actorId,
       action: `blast.${outcome}`,

@@ -1,12 +1,12 @@
-// The figures of both dashboards, counted from the rows on their indexes.
+// The figures of both dashboards.
 import {
   jakartaDayRange,
   type AdminDashboard,
   type ClientDashboard,
 } from '../../../common/dashboard.ts';
 import type { Db } from '../../db/connection.ts';
-
-const countOf = (row: { n: number | string }) => Number(row.n);
+import { blastCounts } from '../blasts/blasts.service.ts';
+import { pointRequestCounts } from '../points/points.service.ts';
 
 export async function adminDashboard(db: Db): Promise<AdminDashboard> {
   const [users, blasts, requests] = await Promise.all([
@@ -15,24 +15,14 @@ export async function adminDashboard(db: Db): Promise<AdminDashboard> {
       .select((eb) => eb.fn.countAll<number>().as('n'))
       .where('role', '=', 'client')
       .executeTakeFirstOrThrow(),
-    db
-      .selectFrom('blasts')
-      .select((eb) => ['status', eb.fn.countAll<number>().as('n')])
-      .where('status', 'in', ['pending', 'completed'])
-      .groupBy('status')
-      .execute(),
-    db
-      .selectFrom('point_requests')
-      .select((eb) => eb.fn.countAll<number>().as('n'))
-      .where('status', '=', 'pending')
-      .executeTakeFirstOrThrow(),
+    blastCounts(db),
+    pointRequestCounts(db),
   ]);
-  const blastsOf = (status: string) => countOf(blasts.find((b) => b.status === status) ?? { n: 0 });
   return {
-    total_users: countOf(users),
-    total_blasts: blastsOf('completed'),
-    pending_blasts: blastsOf('pending'),
-    pending_points: countOf(requests),
+    total_users: Number(users.n),
+    total_blasts: blasts.completed,
+    pending_blasts: blasts.pending,
+    pending_points: requests.pending.n,
   };
 }
 
@@ -41,17 +31,15 @@ export async function clientDashboard(
   user: { id: string; points: number },
 ): Promise<ClientDashboard> {
   const { start, end } = jakartaDayRange(new Date());
-  const blastsSince = (since: string | null) => {
-    let query = db
+  const [blasts, today, moved] = await Promise.all([
+    blastCounts(db, user.id),
+    // Today's rows only, a range of the (user_id, created_at) index.
+    db
       .selectFrom('blasts')
       .select((eb) => eb.fn.countAll<number>().as('n'))
-      .where('user_id', '=', user.id);
-    if (since) query = query.where('created_at', '>=', since);
-    return query.executeTakeFirstOrThrow().then(countOf);
-  };
-  const [total, today, moved] = await Promise.all([
-    blastsSince(null),
-    blastsSince(start),
+      .where('user_id', '=', user.id)
+      .where('created_at', '>=', start)
+      .executeTakeFirstOrThrow(),
     db
       .selectFrom('point_transactions')
       .select((eb) => ['type', eb.fn.sum<number>('delta').as('sum')])
@@ -64,10 +52,10 @@ export async function clientDashboard(
   ]);
   const sum = (type: string) => Number(moved.find((t) => t.type === type)?.sum ?? 0);
   return {
-    today_blasts: today,
+    today_blasts: Number(today.n),
     points_used_today: -sum('usage'),
     points_refunded_today: sum('refund'),
-    total_blasts: total,
+    total_blasts: blasts.pending + blasts.completed + blasts.rejected + blasts.cancelled,
     current_points: user.points,
   };
 }

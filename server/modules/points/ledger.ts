@@ -1,8 +1,9 @@
 // The one way a points balance changes: applyPoints moves the balance and writes its ledger
-// entry together, inside the caller's transaction; the balance never goes below zero nor above
+// entry (and its count) together, inside the caller's transaction; the balance never goes below zero nor above
 // MAX_BALANCE.
 import crypto from 'node:crypto';
 import { MAX_BALANCE, MAX_BALANCE_MESSAGE } from '../../../common/points.ts';
+import { countRow } from '../../db/summary-counts.ts';
 import type { Tx } from '../../db/transaction.ts';
 import type { PointTransactionsTable } from '../../db/schema.ts';
 import { conflict, notFound } from '../../plugins/errors.ts';
@@ -75,6 +76,7 @@ export async function applyPoints(
       created_at: createdAt,
     })
     .execute();
+  await countRow(tx, entry.userId, 'ledger', null, entry.type, entry.delta);
   return updated.points;
 }
 

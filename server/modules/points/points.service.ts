@@ -11,9 +11,10 @@ import type {
   Transaction,
   TransactionPage,
 } from '../../../common/points.ts';
-import { now, type DbHandle } from '../../db/connection.ts';
+import { now, type Db, type DbHandle } from '../../db/connection.ts';
 import { pageWindow, windowIds, type PageWindow } from '../../db/pages.ts';
-import type { PointRequestsTable, PointTransactionsTable } from '../../db/schema.ts';
+import type { PointTransactionsTable } from '../../db/schema.ts';
+import { countRow, readCounts } from '../../db/summary-counts.ts';
 import { transact } from '../../db/transaction.ts';
 import { conflict, HttpError, notFound } from '../../plugins/errors.ts';
 import { recordAudit } from '../audit/audit.service.ts';
@@ -52,6 +53,7 @@ export async function createPointRequest(
         processed_by: null,
       })
       .execute();
+    await countRow(tx, userId, 'point_requests', null, 'pending', input.points_requested);
   });
   return getPointRequest(database, id);
 }
@@ -92,7 +94,7 @@ export async function listPointRequests(
       .execute();
   // The first page is the newest rows whatever the total, so it is read alongside the counts.
   const [counts, firstPage] = await Promise.all([
-    pointRequestCounts(database, filter.userId),
+    pointRequestCounts(database.db, filter.userId),
     page === 1 ? read(pageWindow(1, page_size, Infinity)) : null,
   ]);
   const summary = {
@@ -131,6 +133,14 @@ export async function decidePointRequest(
         .executeTakeFirst();
       throw exists ? conflict('Request poin sudah diproses sebelumnya') : notFound('Request poin');
     }
+    await countRow(
+      tx,
+      decided.user_id,
+      'point_requests',
+      'pending',
+      decision,
+      decided.points_requested,
+    );
     if (decision === 'approved') {
       await applyPoints(tx, {
         userId: decided.user_id,
@@ -174,12 +184,7 @@ export async function listTransactions(
       .select(['points', 'ledger_seq'])
       .where('id', '=', userId)
       .executeTakeFirst(),
-    db
-      .selectFrom('point_transactions')
-      .select((eb) => ['type', eb.fn.sum<number>('delta').as('total')])
-      .where('user_id', '=', userId)
-      .groupBy('type')
-      .execute(),
+    readCounts(db, 'ledger', userId),
   ]);
   if (!user) throw notFound('Klien');
   // The chain has no gap (seq 1..ledger_seq), so any page is a key range: no OFFSET scan.
@@ -193,8 +198,7 @@ export async function listTransactions(
     .where('seq', '>', newest - page_size)
     .orderBy('seq', 'desc')
     .execute();
-  const sum = (type: PointTransactionsTable['type']) =>
-    Number(sums.find((row) => row.type === type)?.total ?? 0);
+  const sum = (type: PointTransactionsTable['type']) => sums.get(type)?.total ?? 0;
   return {
     items: rows.map(toTransaction),
     total: count,
@@ -212,23 +216,14 @@ export async function listTransactions(
 }
 
 /** Top-up requests and their points per status, of one client or of all. */
-async function pointRequestCounts(
-  { db }: DbHandle,
+export async function pointRequestCounts(
+  db: Db,
   userId?: string,
 ): Promise<Record<PointRequestStatus, { n: number; points: number }>> {
-  let query = db
-    .selectFrom('point_requests')
-    .select((eb) => [
-      'status',
-      eb.fn.countAll<number>().as('n'),
-      eb.fn.sum<number>('points_requested').as('points'),
-    ])
-    .groupBy('status');
-  if (userId) query = query.where('user_id', '=', userId);
-  const rows = await query.execute();
-  const of = (status: PointRequestsTable['status']) => {
-    const row = rows.find((r) => r.status === status);
-    return { n: Number(row?.n ?? 0), points: Number(row?.points ?? 0) };
+  const counts = await readCounts(db, 'point_requests', userId);
+  const of = (status: PointRequestStatus) => {
+    const count = counts.get(status);
+    return { n: count?.n ?? 0, points: count?.total ?? 0 };
   };
   return { pending: of('pending'), approved: of('approved'), rejected: of('rejected') };
 }
