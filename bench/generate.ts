@@ -7,17 +7,17 @@ import type SQLite from 'better-sqlite3';
 import { loadSqlite } from '../server/db/sqlite-driver.ts';
 import { sql } from 'kysely';
 import pg from 'pg';
-import { openPostgres, openSqlite, type DbHandle } from '../server/db/connection.ts';
+import type { DbHandle } from '../server/db/connection.ts';
+import { openPostgres } from '../server/db/postgres.ts';
+import { openSqlite } from '../server/db/sqlite.ts';
 import { checkLedger } from '../server/db/ledger-check.ts';
 import { migrate } from '../server/db/migrate.ts';
-import { fillCounters } from '../server/db/migrations/002-list-speed.ts';
-import { fillTotals } from '../server/db/migrations/004-global-totals.ts';
-import { fillMonths } from '../server/db/migrations/005-month-counts.ts';
+import { fillSummaryCounts } from '../server/db/summary-counts.ts';
 import { hashPassword } from '../server/plugins/auth.ts';
 import { ensureAdmin } from '../server/modules/users/users.service.ts';
 
 /** Changes whenever the generated data changes shape, so cached files are made again. */
-export const GENERATOR_VERSION = 2;
+export const GENERATOR_VERSION = 3;
 
 export const BENCH_ADMIN = { email: 'admin@bench.test', password: 'bench-admin-12345' };
 export const CLIENT_PASSWORD = 'bench-client-12345';
@@ -659,10 +659,8 @@ export async function generate(
       ? openSqlite(target.file)
       : openPostgres(target.url, target.schema, 2);
   try {
-    // The loaders bypass the services, so the summary counters are computed once from the rows.
-    await fillCounters(handle.db);
-    await fillTotals(handle.db);
-    await fillMonths(handle.db);
+    // The loaders bypass the services, so the summary counts are made once from the rows.
+    await fillSummaryCounts(handle.db);
     if (target.engine === 'postgres') await sql`analyze`.execute(handle.db);
     const violations = await checkLedger(handle.db);
     if (violations.length > 0) {

@@ -1,15 +1,12 @@
 // The database's limit for blast creation: the raw driver running the same statements as
 // POST /api/client/blast-requests (balance read holding the client, idempotency claim with the
-// stored answer, conditional debit, ledger entry and its total, blast row and its counts
-// (client, stripe, month), the per-number rows from one JSON parameter), with prepared
-// statements and no HTTP, validation or query builder. On PostgreSQL the writes after the debit
-// go as one statement, as the server's writeAll sends them.
+// stored answer, conditional debit, ledger entry, blast row, the per-number rows as one
+// multi-row insert), with prepared statements and no HTTP, validation or query builder.
 // Input: BENCH_RAW (JSON of RawInput). Prints {rate} (blasts per second).
 import crypto from 'node:crypto';
 import type SQLite from 'better-sqlite3';
 import { loadSqlite } from '../server/db/sqlite-driver.ts';
 import pg from 'pg';
-import { monthOf, stripeOf } from '../server/db/counters.ts';
 
 export interface RawInput {
   engine: 'sqlite' | 'postgres';
@@ -28,7 +25,6 @@ export interface RawInput {
 
 const input = JSON.parse(process.env.BENCH_RAW ?? '{}') as RawInput;
 const count = input.numbers.length;
-const numbersJson = JSON.stringify(input.numbers);
 let next = 0;
 const nextUser = () => input.userIds[next++ % input.userIds.length]!;
 
@@ -41,13 +37,8 @@ const SQL = {
   debit:
     'update users set points = points + ?, ledger_seq = ledger_seq + 1, updated_at = ? where id = ? and points + ? >= 0 returning points, ledger_seq',
   ledger: `insert into point_transactions (id, user_id, seq, type, delta, balance_after, description, point_request_id, blast_id, created_at) values (?, ?, ?, 'usage', ?, ?, ?, null, ?, ?)`,
-  ledgerTotal: `insert into ledger_totals (user_id, type, n, total) values (?, 'usage', 1, ?) on conflict (user_id, type) do update set n = ledger_totals.n + excluded.n, total = ledger_totals.total + excluded.total`,
   blast: `insert into blasts (id, user_id, message, image_url, total_numbers, status, successful_count, failed_count, no_wa_count, refund_points, points_used, admin_notes, created_at, processed_at) values (?, ?, ?, null, ?, 'pending', 0, 0, 0, 0, ?, null, ?, null)`,
-  blastCount: `insert into blast_counts (user_id, status, n) values (?, 'pending', 1) on conflict (user_id, status) do update set n = blast_counts.n + excluded.n`,
-  blastTotal: `insert into blast_totals (stripe, status, n) values (?, 'pending', 1) on conflict (stripe, status) do update set n = blast_totals.n + excluded.n`,
-  blastMonth: `insert into month_counts (list, month, status, stripe, n) values ('blasts', ?, 'pending', ?, 1) on conflict (list, month, status, stripe) do update set n = month_counts.n + excluded.n`,
-  numbersSqlite: `insert into blast_numbers (blast_id, idx, number, status) select ?, key, value, 'pending' from json_each(?)`,
-  numbersPostgres: `insert into blast_numbers (blast_id, idx, number, status) select ?, ord - 1, value, 'pending' from json_array_elements_text(?::json) with ordinality as t(value, ord)`,
+  numbers: `insert into blast_numbers (blast_id, idx, number, status) values ${input.numbers.map(() => "(?, ?, ?, 'pending')").join(', ')}`,
 };
 
 /** Parameters of each statement for one blast. */
@@ -69,12 +60,8 @@ function params(userId: string) {
       id,
       at,
     ],
-    ledgerTotal: [userId, -count],
     blast: [id, userId, input.message, count, count, at],
-    blastCount: [userId],
-    blastTotal: [stripeOf(userId)],
-    blastMonth: [monthOf(at), stripeOf(userId)],
-    numbers: [id, numbersJson],
+    numbers: input.numbers.flatMap((number, idx) => [id, idx, number]),
   };
 }
 
@@ -86,7 +73,7 @@ function runSqlite(): number {
   db.pragma('foreign_keys = ON');
   const s = Object.fromEntries(
     Object.entries(SQL)
-      .filter(([name]) => !name.endsWith('Postgres'))
+      .filter(([name]) => name !== 'ownerPostgres')
       .map(([name, text]) => [name, db.prepare(text)]),
   ) as Record<keyof typeof SQL, SQLite.Statement>;
   const begin = db.prepare('begin immediate');
@@ -101,38 +88,13 @@ function runSqlite(): number {
     s.claim.run(...p.claim);
     const row = s.debit.get(...p.debit) as { points: number; ledger_seq: number };
     s.ledger.run(...p.ledger(row));
-    s.ledgerTotal.run(...p.ledgerTotal);
     s.blast.run(...p.blast);
-    s.blastCount.run(...p.blastCount);
-    s.blastTotal.run(...p.blastTotal);
-    s.blastMonth.run(...p.blastMonth);
-    s.numbersSqlite.run(...p.numbers);
+    s.numbers.run(...p.numbers);
     commit.run();
     done += 1;
   }
   db.close();
   return done / ((performance.now() - started) / 1000);
-}
-
-/** The writes after the debit, in the server's order: the ledger's, the blast's, its numbers'. */
-const WRITES = [
-  'ledger',
-  'ledgerTotal',
-  'blast',
-  'blastCount',
-  'blastTotal',
-  'blastMonth',
-  'numbersPostgres',
-] as const;
-
-/**
- * As writeAll (server/db/connection.ts) makes them: the first write is the main statement, the
- * others are WITH queries listed last to first, which PostgreSQL runs in that reverse order.
- */
-function writeAllSql() {
-  const [main, ...rest] = WRITES;
-  const queries = rest.reverse().map((name, i) => `w${i} as (${SQL[name]})`);
-  return { text: `with ${queries.join(', ')} ${SQL[main]}`, order: [...rest, main] };
 }
 
 const dollars = (text: string) => {
@@ -152,8 +114,6 @@ async function runPostgres(): Promise<number> {
     text: dollars(SQL[name]),
     values,
   });
-  const writes = writeAllSql();
-  const writesText = dollars(writes.text);
   let done = 0;
   const until = performance.now() + input.seconds * 1000;
   const started = performance.now();
@@ -166,20 +126,11 @@ async function runPostgres(): Promise<number> {
         await client.query(q('ownerPostgres', p.owner));
         await client.query(q('claim', p.claim));
         const { rows } = await client.query(q('debit', p.debit));
-        const values: Record<(typeof WRITES)[number], unknown[]> = {
-          ledger: p.ledger(rows[0] as { points: number; ledger_seq: number }),
-          ledgerTotal: p.ledgerTotal,
-          blast: p.blast,
-          blastCount: p.blastCount,
-          blastTotal: p.blastTotal,
-          blastMonth: p.blastMonth,
-          numbersPostgres: p.numbers,
-        };
-        await client.query({
-          name: 'writes',
-          text: writesText,
-          values: writes.order.flatMap((name) => values[name]),
-        });
+        await client.query(
+          q('ledger', p.ledger(rows[0] as { points: number; ledger_seq: number })),
+        );
+        await client.query(q('blast', p.blast));
+        await client.query(q('numbers', p.numbers));
         await client.query('commit');
         done += 1;
       } catch (error) {

@@ -12,7 +12,7 @@ import path from 'node:path';
 import autocannon from 'autocannon';
 import { loadSqlite } from '../server/db/sqlite-driver.ts';
 import pg from 'pg';
-import { openSqlite } from '../server/db/connection.ts';
+import { openSqlite } from '../server/db/sqlite.ts';
 import { migrate } from '../server/db/migrate.ts';
 import { measureBrowser } from './browser.ts';
 import { freePort } from './ports.ts';

@@ -16,4 +16,8 @@ export const BLAST_MESSAGES = {
   notEnoughTitle: 'Poin Tidak Cukup',
   notEnough: (needed: number, owned: number) =>
     `Anda membutuhkan ${formatNumber(needed)} poin, tetapi hanya memiliki ${formatNumber(owned)} poin`,
+  rejected: 'Blast request ini sudah ditolak',
+  cancelled: 'Blast request ini sudah dibatalkan',
+  notPending: 'Hanya blast yang masih menunggu yang dapat dibatalkan atau ditolak',
+  takeBackFailed: 'Poin klien tidak cukup untuk menarik kembali refund. Hasil blast tidak diubah.',
 } as const;

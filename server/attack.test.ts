@@ -7,7 +7,7 @@ import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { openSqlite } from './db/connection.ts';
+import { openSqlite } from './db/sqlite.ts';
 import { checkLedger } from './db/ledger-check.ts';
 import { createBlast } from './modules/blasts/blasts.service.ts';
 import { createPointRequest, listTransactions } from './modules/points/points.service.ts';

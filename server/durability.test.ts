@@ -8,7 +8,8 @@ import { Kysely, SqliteDialect, sql } from 'kysely';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from './app.ts';
-import { kyselyRead, openPostgres, type DbHandle } from './db/connection.ts';
+import type { DbHandle } from './db/connection.ts';
+import { openPostgres } from './db/postgres.ts';
 import { checkDurability } from './db/durability.ts';
 import { checkLedger } from './db/ledger-check.ts';
 import { migrate, MIGRATIONS } from './db/migrate.ts';
@@ -78,13 +79,7 @@ describe(`durability settings (${engine})`, () => {
         const sqlite = new (loadSqlite())(path.join(dir, 'sebar.sqlite'));
         for (const pragma of pragmas) sqlite.pragma(pragma);
         const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: sqlite }) });
-        const handle: DbHandle = {
-          db,
-          engine: 'sqlite',
-          file: null,
-          read: kyselyRead(db),
-          close: () => db.destroy(),
-        };
+        const handle: DbHandle = { db, engine: 'sqlite', file: null, close: () => db.destroy() };
         await expect(buildApp({ ...server.config, dataDir: dir, port: 0 }, handle)).rejects.toThrow(
           message,
         );

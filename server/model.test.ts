@@ -4,15 +4,19 @@
 import crypto from 'node:crypto';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { BLAST_MESSAGES, resultStatuses, resultSumMessage } from '../common/blasts.ts';
+import {
+  BLAST_MESSAGES,
+  NUMBER_STATUSES,
+  resultStatuses,
+  resultSumMessage,
+  type NumberStatus,
+} from '../common/blasts.ts';
 import { checkLedger } from './db/ledger-check.ts';
 import { SESSION_INVALID } from './plugins/auth.ts';
 import { engine, startServer, type ApiAnswer, type TestServer } from './test-helpers.ts';
 
 /** One tier covers every top-up the model makes: the price is always points x 100. */
 const PRICE = 100;
-const NUMBER_STATUSES = ['pending', 'success', 'failed', 'no_wa'] as const;
-type NumberStatus = (typeof NUMBER_STATUSES)[number];
 
 /** Ten numbers; each can be written five ways that all normalise to 62 + base. */
 const BASES = Array.from({ length: 10 }, (_, i) => `81234${String(i * 7 + 3).padStart(6, '0')}`);
@@ -409,12 +413,8 @@ class RetryBlast implements Cmd {
   toString = () => `retryBlast(${JSON.stringify(this.v)})`;
 }
 
-const CLOSED = {
-  rejected: 'Blast request ini sudah ditolak',
-  cancelled: 'Blast request ini sudah dibatalkan',
-} as const;
-const TAKE_BACK_FAILED =
-  'Poin klien tidak cukup untuk menarik kembali refund. Hasil blast tidak diubah.';
+const CLOSED = { rejected: BLAST_MESSAGES.rejected, cancelled: BLAST_MESSAGES.cancelled };
+const TAKE_BACK_FAILED = BLAST_MESSAGES.takeBackFailed;
 
 /** Settles a completed blast's refund at `target` as the server must, or answers why not. */
 function settle(blast: MBlast, target: number): boolean {
@@ -539,12 +539,7 @@ class CloseBlast implements Cmd {
     else if (actor !== null && actor !== blast.client)
       expectAnswer(answer, 404, 'Blast request tidak ditemukan');
     else if (blast.client.deleted) expectAnswer(answer, 404, 'Blast request tidak ditemukan');
-    else if (blast.status !== 'pending')
-      expectAnswer(
-        answer,
-        409,
-        'Hanya blast yang masih menunggu yang dapat dibatalkan atau ditolak',
-      );
+    else if (blast.status !== 'pending') expectAnswer(answer, 409, BLAST_MESSAGES.notPending);
     else {
       blast.status = actor ? 'cancelled' : 'rejected';
       expect(settle(blast, blast.used)).toBe(true);

@@ -1,14 +1,8 @@
 // Numbered pages of the blast and top-up lists: walking every page of every size gives each row
 // once, newest first, whether a page is read from the front, from the back or from the middle
 // (the ids of its window come from an index, then the rows by id), with or without a filter.
-import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { openPostgres } from './db/connection.ts';
-import { deepPages } from './db/counters.ts';
-import { checkLedger } from './db/ledger-check.ts';
-import { fillMonths } from './db/migrations/005-month-counts.ts';
-import { listBlasts } from './modules/blasts/blasts.service.ts';
-import { engine, startServer, type TestServer } from './test-helpers.ts';
+import { startServer, type TestServer } from './test-helpers.ts';
 
 let server: TestServer;
 const tokens: string[] = [];
@@ -149,81 +143,5 @@ describe('numbered pages', () => {
     expect(answer.status).toBe(200);
     expect(answer.body.items).toEqual([]);
     expect(answer.body.total).toBe(13);
-  });
-});
-
-describe('deep pages of the admin lists', () => {
-  // Every page past the first starts at its month here (the server does so from 2,000 rows on).
-  const from = deepPages.from;
-  beforeAll(async () => {
-    deepPages.from = 1;
-    // The thirteen blasts and the thirteen top-up requests spread over five months, across a new
-    // year and the last instant of a month, some months holding several; the months recounted
-    // as migration 005 does.
-    const at = [
-      '2025-10-03T08:00:00.000Z',
-      '2025-11-30T23:59:59.999Z',
-      '2025-12-01T00:00:00.000Z',
-      '2025-12-01T00:00:00.000Z',
-      '2025-12-31T23:59:59.999Z',
-      '2026-01-01T00:00:00.000Z',
-      '2026-01-01T00:00:00.001Z',
-      '2026-01-15T12:00:00.000Z',
-      '2026-01-31T10:00:00.000Z',
-      '2026-02-02T09:00:00.000Z',
-      '2026-02-02T09:00:00.000Z',
-      '2026-02-27T09:00:00.000Z',
-      '2026-02-28T09:00:00.000Z',
-    ];
-    const db = server.database.db;
-    for (const table of ['blasts', 'point_requests'] as const) {
-      for (const [i, id] of (await newestFirst(table)).entries()) {
-        await db.updateTable(table).set({ created_at: at[i]! }).where('id', '=', id).execute();
-      }
-    }
-    await fillMonths(db);
-    expect(await checkLedger(db)).toEqual([]);
-  });
-  afterAll(() => {
-    deepPages.from = from;
-  });
-
-  it('give every row once, newest first, at every page size, skipping whole months', async () => {
-    const lists: ['blasts' | 'point_requests', string, string?][] = [
-      ['blasts', '/api/admin/blast-requests'],
-      ['blasts', '/api/admin/blast-requests', 'completed'],
-      ['blasts', '/api/admin/blast-requests', 'pending'],
-      ['point_requests', '/api/admin/point-requests'],
-      ['point_requests', '/api/admin/point-requests', 'approved'],
-      ['point_requests', '/api/admin/point-requests', 'pending'],
-    ];
-    for (const [table, path, status] of lists) {
-      const url = status ? `${path}?status=${status}` : path;
-      const expected = await newestFirst(table, { status });
-      await expectEveryPage(url, expected);
-    }
-  });
-});
-
-describe('the first page on PostgreSQL', () => {
-  // Its LIMIT and OFFSET are written into the statement: with none to plan around, PostgreSQL
-  // keeps one plan per connection instead of planning the page again on every call.
-  it.runIf(engine === 'postgres')('is planned once per connection, not on every call', async () => {
-    const { databaseUrl, databaseSchema } = server.config;
-    const one = openPostgres(databaseUrl!, databaseSchema, 1);
-    try {
-      for (let i = 0; i < 8; i++) {
-        const page = await listBlasts(one, { page: 1, page_size: 5 }, {});
-        expect(page.items).toHaveLength(5);
-      }
-      const { rows } = await sql<{ generic_plans: number; custom_plans: number }>`
-        select generic_plans, custom_plans from pg_prepared_statements
-        where statement like '%string_agg%' and statement not like '%pg_prepared_statements%'`.execute(
-        one.db,
-      );
-      expect(rows).toEqual([{ generic_plans: 8, custom_plans: 0 }]);
-    } finally {
-      await one.close();
-    }
   });
 });

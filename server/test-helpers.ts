@@ -8,7 +8,9 @@ import pg from 'pg';
 import type { LoginResponse, User } from '../common/auth.ts';
 import { buildApp, type BuiltApp } from './app.ts';
 import { loadConfig, type Config } from './config.ts';
-import { openPostgres, openSqlite, type DbHandle } from './db/connection.ts';
+import type { DbHandle } from './db/connection.ts';
+import { openPostgres } from './db/postgres.ts';
+import { openSqlite } from './db/sqlite.ts';
 
 export const ADMIN = { email: 'admin@sebar.test', password: 'admin-rahasia-123' };
 export const TEST_DATABASE_URL =

@@ -10,7 +10,9 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import pg from 'pg';
 import { bundleServer } from '../scripts/build-server.ts';
-import { openPostgres, openSqlite, type DbHandle, type Engine } from './db/connection.ts';
+import type { DbHandle, Engine } from './db/connection.ts';
+import { openPostgres } from './db/postgres.ts';
+import { openSqlite } from './db/sqlite.ts';
 import { ADMIN, engine as engineUnderTest, TEST_DATABASE_URL } from './test-helpers.ts';
 
 export const REPO_ROOT = fileURLToPath(new URL('..', import.meta.url));

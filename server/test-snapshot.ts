@@ -20,13 +20,8 @@ const TABLES: { [T in keyof Database]: (keyof Database[T] & string)[] } = {
   audit_log: ['id'],
   app_secrets: ['name'],
   sebar_migrations: ['name'],
-  blast_counts: ['user_id', 'status'],
-  point_request_counts: ['user_id', 'status'],
-  ledger_totals: ['user_id', 'type'],
-  blast_totals: ['stripe', 'status'],
-  month_counts: ['list', 'month', 'status', 'stripe'],
-  point_request_totals: ['stripe', 'status'],
   revoked_tokens: ['jti'],
+  summary_counts: ['user_id', 'counter', 'kind'],
 };
 
 export interface Snapshot {

@@ -2,7 +2,8 @@
 // SQLite file in SEBAR_DATA_DIR, or a file given as the first argument) and exits 1 if broken.
 import fs from 'node:fs';
 import { loadConfig } from '../config.ts';
-import { openDatabase, openSqlite, sqliteFile } from './connection.ts';
+import { openDatabase } from './connection.ts';
+import { openSqlite, sqliteFile } from './sqlite.ts';
 import { checkLedger, INVARIANTS } from './ledger-check.ts';
 
 const config = loadConfig();

@@ -14,12 +14,6 @@ interface Check {
   query: RawBuilder<Record<string, unknown>>;
 }
 
-/** The rows per list, month of created_at and status, as month_counts keeps them. */
-const MONTHS = sql`select 'blasts' as list, substr(created_at, 1, 7) as month, status, count(*) as n
-    from blasts group by substr(created_at, 1, 7), status
-  union all select 'point_requests', substr(created_at, 1, 7), status, count(*)
-    from point_requests group by substr(created_at, 1, 7), status`;
-
 const CHECKS: Check[] = [
   {
     invariant: 'balance equals the sum of entries',
@@ -93,49 +87,22 @@ const CHECKS: Check[] = [
     query: sql`select user_id, key, status_code from idempotency_keys where status_code <> 201`,
   },
   {
-    // Migrations 002, 004 and 005's counters, which the lists and dashboards show instead of
-    // counting rows (the all-clients totals as one row per status, user '*'; the months' counts
-    // with their list and month in place of the user).
-    invariant: 'summary counters equal the rows they count',
-    query: sql`select 'blast_counts' as counter, g.user_id, g.status as kind, g.n as counted, coalesce(c.n, 0) as kept, 0 as counted_sum, 0 as kept_sum
-      from (select user_id, status, count(*) as n from blasts group by user_id, status) g
-      left join blast_counts c on c.user_id = g.user_id and c.status = g.status
-      where coalesce(c.n, 0) <> g.n
-      union all select 'blast_counts', c.user_id, c.status, 0, c.n, 0, 0 from blast_counts c
-      where c.n <> 0 and not exists (select 1 from blasts b where b.user_id = c.user_id and b.status = c.status)
-      union all select 'point_request_counts', g.user_id, g.status, g.n, coalesce(c.n, 0), g.points, coalesce(c.points, 0)
-      from (select user_id, status, count(*) as n, sum(points_requested) as points from point_requests group by user_id, status) g
-      left join point_request_counts c on c.user_id = g.user_id and c.status = g.status
-      where coalesce(c.n, 0) <> g.n or coalesce(c.points, 0) <> g.points
-      union all select 'point_request_counts', c.user_id, c.status, 0, c.n, 0, c.points from point_request_counts c
-      where (c.n <> 0 or c.points <> 0) and not exists (select 1 from point_requests r where r.user_id = c.user_id and r.status = c.status)
-      union all select 'ledger_totals', g.user_id, g.type, g.n, coalesce(c.n, 0), g.total, coalesce(c.total, 0)
-      from (select user_id, type, count(*) as n, sum(delta) as total from point_transactions group by user_id, type) g
-      left join ledger_totals c on c.user_id = g.user_id and c.type = g.type
-      where coalesce(c.n, 0) <> g.n or coalesce(c.total, 0) <> g.total
-      union all select 'ledger_totals', c.user_id, c.type, 0, c.n, 0, c.total from ledger_totals c
-      where (c.n <> 0 or c.total <> 0) and not exists (select 1 from point_transactions t where t.user_id = c.user_id and t.type = c.type)
-      union all select 'blast_totals', '*', s.status, coalesce(g.n, 0), s.n, 0, 0
-      from (select status, sum(n) as n from blast_totals group by status) s
-      left join (select status, count(*) as n from blasts group by status) g on g.status = s.status
-      where s.n <> coalesce(g.n, 0)
-      union all select 'blast_totals', '*', g.status, g.n, 0, 0, 0
-      from (select status, count(*) as n from blasts group by status) g
-      where not exists (select 1 from blast_totals s where s.status = g.status)
-      union all select 'month_counts', s.list || ' ' || s.month, s.status, coalesce(g.n, 0), s.n, 0, 0
-      from (select list, month, status, sum(n) as n from month_counts group by list, month, status) s
-      left join (${MONTHS}) g on g.list = s.list and g.month = s.month and g.status = s.status
-      where s.n <> coalesce(g.n, 0)
-      union all select 'month_counts', g.list || ' ' || g.month, g.status, g.n, 0, 0, 0
-      from (${MONTHS}) g
-      where not exists (select 1 from month_counts s where s.list = g.list and s.month = g.month and s.status = g.status)
-      union all select 'point_request_totals', '*', s.status, coalesce(g.n, 0), s.n, coalesce(g.points, 0), s.points
-      from (select status, sum(n) as n, sum(points) as points from point_request_totals group by status) s
-      left join (select status, count(*) as n, sum(points_requested) as points from point_requests group by status) g on g.status = s.status
-      where s.n <> coalesce(g.n, 0) or s.points <> coalesce(g.points, 0)
-      union all select 'point_request_totals', '*', g.status, g.n, 0, g.points, 0
-      from (select status, count(*) as n, sum(points_requested) as points from point_requests group by status) g
-      where not exists (select 1 from point_request_totals s where s.status = g.status)`,
+    // db/summary-counts.ts: each client's kept counts equal its rows, counted.
+    invariant: 'summary counts equal the rows they count',
+    query: sql`with counted as (
+        select user_id, 'blasts' as counter, status as kind, count(*) as n, 0 as total
+          from blasts group by user_id, status
+        union all select user_id, 'point_requests', status, count(*), sum(points_requested)
+          from point_requests group by user_id, status
+        union all select user_id, 'ledger', type, count(*), sum(delta)
+          from point_transactions group by user_id, type)
+      select c.user_id, c.counter, c.kind, c.n as counted, coalesce(s.n, 0) as kept, c.total as counted_total, coalesce(s.total, 0) as kept_total
+      from counted c left join summary_counts s
+        on s.user_id = c.user_id and s.counter = c.counter and s.kind = c.kind
+      where coalesce(s.n, 0) <> c.n or coalesce(s.total, 0) <> c.total
+      union all select s.user_id, s.counter, s.kind, 0, s.n, 0, s.total from summary_counts s
+      where (s.n <> 0 or s.total <> 0) and not exists (select 1 from counted c
+        where c.user_id = s.user_id and c.counter = s.counter and c.kind = s.kind)`,
   },
   {
     invariant: 'no orphan rows',

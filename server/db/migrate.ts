@@ -3,14 +3,11 @@
 import { sql, type Kysely } from 'kysely';
 import type { DbHandle, Engine } from './connection.ts';
 import * as initial from './migrations/001-initial.ts';
-import * as listSpeed from './migrations/002-list-speed.ts';
-import * as counterIndexes from './migrations/003-counter-indexes.ts';
-import * as globalTotals from './migrations/004-global-totals.ts';
-import * as monthCounts from './migrations/005-month-counts.ts';
 import * as blastImages from './migrations/006-blast-images.ts';
 import * as bigintBalances from './migrations/007-bigint-balances.ts';
 import * as uniqueUsernames from './migrations/008-unique-usernames.ts';
 import * as revokedTokens from './migrations/009-revoked-tokens.ts';
+import * as summaryCounts from './migrations/010-summary-counts.ts';
 
 /** A migration gets its engine for the few changes only one of them needs. */
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
@@ -18,14 +15,13 @@ type Migration = { up(db: Kysely<any>, engine: Engine): Promise<void> };
 
 export const MIGRATIONS: [string, Migration][] = [
   ['001-initial', initial],
-  ['002-list-speed', listSpeed],
-  ['003-counter-indexes', counterIndexes],
-  ['004-global-totals', globalTotals],
-  ['005-month-counts', monthCounts],
   ['006-blast-images', blastImages],
   ['007-bigint-balances', bigintBalances],
   ['008-unique-usernames', uniqueUsernames],
   ['009-revoked-tokens', revokedTokens],
+  // 002-005 made six counter tables, which 010 replaces by one; a database that applied them
+  // keeps their records, a new one never makes them.
+  ['010-summary-counts', summaryCounts],
 ];
 
 /** Applies `migrations` (all of them unless a test asks for the first few). */

@@ -137,55 +137,14 @@ export interface AppSecretsTable {
   value: string;
 }
 
-/** Blasts per client and status, kept with every change (lists and dashboards read these). */
-export interface BlastCountsTable {
-  user_id: string;
-  status: BlastsTable['status'];
-  n: number;
-}
-
-/** Top-up requests and their points per client and status, kept with every change. */
-export interface PointRequestCountsTable {
-  user_id: string;
-  status: PointRequestsTable['status'];
-  n: number;
-  points: number;
-}
-
 /**
- * The same blasts summed over all clients, spread over a few stripes (a client's changes go to
- * its own stripe), so the admin's figures read a few rows and no single row is every client's.
+ * Per client: blasts per status, top-up requests per status (total: their points) and ledger
+ * entries per type (total: their deltas), kept with every change (db/summary-counts.ts).
  */
-export interface BlastTotalsTable {
-  stripe: number;
-  status: BlastsTable['status'];
-  n: number;
-}
-
-/**
- * All clients' blasts or top-up requests per month of their created_at ('YYYY-MM', UTC) and
- * status, striped as the totals (migration 005).
- */
-export interface MonthCountsTable {
-  list: 'blasts' | 'point_requests';
-  month: string;
-  status: BlastsTable['status'] | PointRequestsTable['status'];
-  stripe: number;
-  n: number;
-}
-
-/** The top-up request counters summed over all clients, striped as blast_totals. */
-export interface PointRequestTotalsTable {
-  stripe: number;
-  status: PointRequestsTable['status'];
-  n: number;
-  points: number;
-}
-
-/** Ledger entries and their sum per client and type, kept by applyPoints. */
-export interface LedgerTotalsTable {
+export interface SummaryCountsTable {
   user_id: string;
-  type: PointTransactionsTable['type'];
+  counter: 'blasts' | 'point_requests' | 'ledger';
+  kind: string;
   n: number;
   total: number;
 }
@@ -217,12 +176,7 @@ export interface Database {
   uploads: UploadsTable;
   audit_log: AuditLogTable;
   app_secrets: AppSecretsTable;
-  blast_counts: BlastCountsTable;
-  point_request_counts: PointRequestCountsTable;
-  ledger_totals: LedgerTotalsTable;
-  blast_totals: BlastTotalsTable;
-  month_counts: MonthCountsTable;
-  point_request_totals: PointRequestTotalsTable;
   revoked_tokens: RevokedTokensTable;
+  summary_counts: SummaryCountsTable;
   sebar_migrations: MigrationsTable;
 }

@@ -126,7 +126,6 @@ export function createTokens(database: DbHandle, key: Uint8Array, ttlSeconds: nu
       return null;
     }
   };
-  const userQuery = userWithRevocation(database);
   return {
     async sign(user) {
       return signToken({
@@ -139,7 +138,11 @@ export function createTokens(database: DbHandle, key: Uint8Array, ttlSeconds: nu
       const payload = authorization ? claims(authorization) : null;
       if (!payload) return null;
       const jti = typeof payload.jti === 'string' ? payload.jti : null;
-      const [found] = await database.read<CheckedUser>(userQuery, [jti ?? '', payload.sub]);
+      const found: CheckedUser | undefined = await userWithRevocation(
+        database,
+        payload.sub,
+        jti,
+      ).executeTakeFirst();
       if (!found) return null;
       const { revoked, ...user } = found;
       if (revoked || !user.is_active || user.token_version !== payload.ver) return null;
@@ -168,8 +171,8 @@ export function createTokens(database: DbHandle, key: Uint8Array, ttlSeconds: nu
 /** A user as the token check reads it: `revoked` when the token was signed out. */
 type CheckedUser = AuthUser & { revoked: unknown };
 
-/** A user by id (the second parameter), with whether a token id (the first) is signed out. */
-const userWithRevocation = ({ db }: DbHandle) =>
+/** A user by id, with whether the token id (if the token has one) was signed out. */
+const userWithRevocation = ({ db }: DbHandle, id: string, jti: string | null) =>
   db
     .selectFrom('users')
     .select(AUTH_COLUMNS)
@@ -179,12 +182,11 @@ const userWithRevocation = ({ db }: DbHandle) =>
           eb
             .selectFrom('revoked_tokens')
             .select('revoked_tokens.jti')
-            .where('revoked_tokens.jti', '=', ''),
+            .where('revoked_tokens.jti', '=', jti ?? ''),
         )
         .as('revoked'),
     )
-    .where('users.id', '=', '')
-    .compile().sql;
+    .where('users.id', '=', id);
 
 /** Signed-out tokens past their expiry: they would be refused anyway, so their rows can go. */
 export async function purgeRevokedTokens({ db }: DbHandle): Promise<void> {

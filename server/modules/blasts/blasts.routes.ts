@@ -4,7 +4,6 @@ import {
   BlastQuerySchema,
   BlastResultSchema,
   BlastSchema,
-  type Blast,
   CreateBlastSchema,
   NumberStatusesSchema,
 } from '../../../common/blasts.ts';
@@ -47,12 +46,9 @@ export function blastsRoutes(app: App, { database }: AppContext) {
     },
     async (request, reply) => {
       const key = request.headers['idempotency-key'] ?? null;
-      const body = await createBlast(database, currentUser(request).id, request.body, key);
-      // Already the JSON of a BlastSchema answer: a JSON string is sent as it is, not re-serialised.
       return reply
         .status(201)
-        .type('application/json; charset=utf-8')
-        .send(body as unknown as Blast);
+        .send(await createBlast(database, currentUser(request).id, request.body, key));
     },
   );
   app.get(

@@ -1,7 +1,7 @@
 // Blasts: creation with its single debit, results and per-number statuses with refunds settled
 // as differences, and the admin's reject and the client's cancel with a full refund.
 import crypto from 'node:crypto';
-import { sql, type Transaction } from 'kysely';
+import { sql } from 'kysely';
 import {
   BLAST_MESSAGES,
   resultStatuses,
@@ -15,30 +15,15 @@ import {
 } from '../../../common/blasts.ts';
 import type { PageQuery } from '../../../common/pagination.ts';
 import { formatNumber } from '../../../common/format.ts';
-import { analyzeNumbers, MAX_NUMBERS_PER_BLAST } from '../../../common/phone.ts';
-import {
-  forUpdate,
-  insertRows,
-  jsonArrayRows,
-  now,
-  orderedList,
-  type DbHandle,
-  type Engine,
-  transact,
-  writeAll,
-} from '../../db/connection.ts';
-import {
-  blastCounts,
-  countBlast,
-  monthWindow,
-  pageWindow,
-  windowIds,
-  type PageWindow,
-} from '../../db/counters.ts';
-import type { BlastsTable, Database } from '../../db/schema.ts';
+import { analyzeNumbers } from '../../../common/phone.ts';
+import { now, orderedList, type Db, type DbHandle } from '../../db/connection.ts';
+import { pageWindow, windowIds, type PageWindow } from '../../db/pages.ts';
+import type { BlastsTable } from '../../db/schema.ts';
+import { countRow, readCounts } from '../../db/summary-counts.ts';
+import { forUpdate, transact, type Tx } from '../../db/transaction.ts';
 import { conflict, HttpError, notFound } from '../../plugins/errors.ts';
 import { recordAudit } from '../audit/audit.service.ts';
-import { applyPoints, holdClient, movePoints } from '../points/ledger.ts';
+import { applyPoints, holdClient } from '../points/ledger.ts';
 import { readSettings } from '../settings/settings.service.ts';
 import { findUpload, IMAGES_OFF } from '../uploads/uploads.service.ts';
 
@@ -54,10 +39,8 @@ function groupBy<T, K>(items: readonly T[], key: (item: T) => K): Map<K, T[]> {
 }
 
 type BlastRow = BlastsTable & { username: string };
-type Trx = Transaction<Database>;
 
-const TAKE_BACK_FAILED =
-  'Poin klien tidak cukup untuk menarik kembali refund. Hasil blast tidak diubah.';
+const PENDING: NumberStatus = 'pending';
 
 /** A blast with its numbers and their statuses, both in index order. */
 function toBlast(row: BlastRow, numbers: string[], statuses: readonly NumberStatus[]): Blast {
@@ -87,24 +70,6 @@ function blastFields(row: BlastRow): Omit<Blast, 'target_numbers' | 'number_stat
     // SPEC lists `results` as an object: always present, the current counts.
     results: { successful_count: row.successful_count, failed_count: row.failed_count },
   };
-}
-
-const PENDING: NumberStatus = 'pending';
-/** `"0":"pending"` to `"499":"pending"`: a new blast's statuses, as JSON text. */
-const PENDING_STATUSES = Array.from(
-  { length: MAX_NUMBERS_PER_BLAST },
-  (_, i) => `"${i}":"${PENDING}"`,
-);
-
-/**
- * A new blast's answer as JSON text, its numbers' JSON made beforehand (outside the transaction)
- * and every status pending: serialising a 500-number answer whole (20 KB) was the largest piece
- * of work inside the transaction, while its locks were held.
- */
-function newBlastJson(row: BlastRow, numbersJson: string): string {
-  const fields = JSON.stringify(blastFields(row));
-  const statuses = PENDING_STATUSES.slice(0, row.total_numbers).join(',');
-  return `${fields.slice(0, -1)},"target_numbers":${numbersJson},"number_statuses":{${statuses}}}`;
 }
 
 function blastsQuery(db: DbHandle['db']) {
@@ -183,13 +148,25 @@ export async function listBlasts(
     success_rate: total ? Math.round((counts.completed / total) * 100) : 0,
   };
   const window = pageWindow(page, page_size, filter.status ? summary[filter.status] : total);
-  const rows = firstPage ?? (await read(await monthWindow(db, 'blasts', filter, window)));
+  const rows = firstPage ?? (await read(window));
   return {
     items: rows,
     total: filter.status ? summary[filter.status] : total,
     page,
     page_size,
     summary,
+  };
+}
+
+/** Blasts per status, of one client or of all. */
+export async function blastCounts(db: Db, userId?: string): Promise<Record<BlastStatus, number>> {
+  const counts = await readCounts(db, 'blasts', userId);
+  const of = (status: BlastStatus) => counts.get(status)?.n ?? 0;
+  return {
+    pending: of('pending'),
+    completed: of('completed'),
+    rejected: of('rejected'),
+    cancelled: of('cancelled'),
   };
 }
 
@@ -203,83 +180,96 @@ async function imageRefusal(db: DbHandle['db'], url: string, userId: string) {
 
 export const IDEMPOTENCY_MISMATCH = 'Idempotency-Key sudah dipakai untuk permintaan yang berbeda';
 
+interface Idempotency {
+  key: string;
+  requestHash: string;
+}
+
 /**
- * Creates a blast and charges its unique valid numbers once, and answers the new blast as JSON
- * text: built once, it is both the answer and, with an idempotency key, the stored answer every
- * retry gets back (a 500-number answer is costly to copy and serialise twice).
+ * Claims the idempotency key with the new blast's answer, serialised; a concurrent holder of the
+ * key makes this wait. Answers the stored blast when the key was already used for this request.
+ */
+async function claimKey(tx: Tx, { key, requestHash }: Idempotency, blast: Blast) {
+  const claimed = await tx.db
+    .insertInto('idempotency_keys')
+    .values({
+      user_id: blast.user_id,
+      key,
+      request_hash: requestHash,
+      status_code: 201,
+      response_body: JSON.stringify(blast),
+      created_at: blast.created_at,
+    })
+    .onConflict((oc) => oc.columns(['user_id', 'key']).doNothing())
+    .executeTakeFirst();
+  if (claimed.numInsertedOrUpdatedRows) return null;
+  const stored = await tx.db
+    .selectFrom('idempotency_keys')
+    .select(['request_hash', 'response_body'])
+    .where('user_id', '=', blast.user_id)
+    .where('key', '=', key)
+    .executeTakeFirstOrThrow();
+  if (stored.request_hash !== requestHash) throw new HttpError(422, IDEMPOTENCY_MISMATCH);
+  return JSON.parse(stored.response_body) as Blast;
+}
+
+/** A new blast's row: pending, charged one point per unique number. */
+function newBlastRow(userId: string, input: CreateBlast, count: number): BlastsTable {
+  return {
+    id: crypto.randomUUID(),
+    user_id: userId,
+    message: input.message,
+    image_url: input.image_url,
+    total_numbers: count,
+    status: 'pending',
+    successful_count: 0,
+    failed_count: 0,
+    no_wa_count: 0,
+    refund_points: 0,
+    points_used: count,
+    admin_notes: null,
+    created_at: now(),
+    processed_at: null,
+  };
+}
+
+/**
+ * Creates a blast and charges its unique valid numbers once. With an idempotency key, the answer
+ * is stored with the key, and every retry of the same request gets it back.
  */
 export async function createBlast(
   database: DbHandle,
   userId: string,
   input: CreateBlast,
   idempotencyKey: string | null,
-): Promise<string> {
-  const { db } = database;
+): Promise<Blast> {
   const analysis = analyzeNumbers(input.target_numbers);
   if (analysis.invalid.length > 0)
     throw new HttpError(422, BLAST_MESSAGES.invalid(analysis.invalid.length));
   const imageRefused =
-    input.image_url === null ? null : await imageRefusal(db, input.image_url, userId);
-  const requestHash = crypto
-    .createHash('sha256')
-    .update(JSON.stringify([input.message, input.target_numbers, input.image_url]))
-    .digest('hex');
-  const count = analysis.unique.length;
-  // Normalised numbers are digits only: their JSON array needs no escaping. It is both the
-  // answer's list and the one parameter the numbers' rows are inserted from.
-  const numbersJson = `["${analysis.unique.join('","')}"]`;
-
-  return transact(database, async (trx) => {
-    const owner = await holdClient(database.engine, trx, userId);
-    const row: BlastsTable = {
-      id: crypto.randomUUID(),
-      user_id: userId,
-      message: input.message,
-      image_url: input.image_url,
-      total_numbers: count,
-      status: 'pending',
-      successful_count: 0,
-      failed_count: 0,
-      no_wa_count: 0,
-      refund_points: 0,
-      points_used: count,
-      admin_notes: null,
-      created_at: now(),
-      processed_at: null,
-    };
-    // The answer is known before anything is written: the key is claimed with it, so the stored
-    // answer is written once (a 500-number answer is about 20 KB), and a transaction that fails
-    // after the claim takes the claim back with it.
-    const body = newBlastJson({ ...row, username: owner.username }, numbersJson);
+    input.image_url === null ? null : await imageRefusal(database.db, input.image_url, userId);
+  const numbers = analysis.unique;
+  const count = numbers.length;
+  return transact(database, async (tx) => {
+    const owner = await holdClient(tx, userId);
+    const row = newBlastRow(userId, input, count);
+    const blast = toBlast(
+      { ...row, username: owner.username },
+      numbers,
+      numbers.map(() => PENDING),
+    );
     if (idempotencyKey) {
-      // Claims the key first; a concurrent holder makes this wait, then see its stored answer.
-      const claim = insertRows('idempotency_keys', [
-        {
-          user_id: userId,
-          key: idempotencyKey,
-          request_hash: requestHash,
-          status_code: 201,
-          response_body: body,
-          created_at: row.created_at,
-        },
-      ]);
-      const claimed = await sql`${claim} on conflict (user_id, key) do nothing`.execute(trx);
-      if (!claimed.numAffectedRows) {
-        const stored = await trx
-          .selectFrom('idempotency_keys')
-          .selectAll()
-          .where('user_id', '=', userId)
-          .where('key', '=', idempotencyKey)
-          .executeTakeFirstOrThrow();
-        if (stored.request_hash !== requestHash) throw new HttpError(422, IDEMPOTENCY_MISMATCH);
-        return stored.response_body;
-      }
+      const requestHash = crypto
+        .createHash('sha256')
+        .update(JSON.stringify([input.message, input.target_numbers, input.image_url]))
+        .digest('hex');
+      const stored = await claimKey(tx, { key: idempotencyKey, requestHash }, blast);
+      if (stored) return stored;
     }
     // After the key's claim: a retry of a blast made while images were allowed gets that blast.
     if (imageRefused) throw new HttpError(422, imageRefused);
-    const debit = await movePoints(
-      database.engine,
-      trx,
+    await applyPoints(
+      tx,
       {
         userId,
         type: 'usage',
@@ -289,36 +279,34 @@ export async function createBlast(
       },
       (points) => `${BLAST_MESSAGES.notEnoughTitle}: ${BLAST_MESSAGES.notEnough(count, points)}`,
     );
-    // One JSON parameter instead of a VALUES list of up to 2,000 parameters.
-    const rows = jsonArrayRows(database.engine, numbersJson);
-    await writeAll(database.engine, trx, [
-      ...debit.writes,
-      insertRows('blasts', [row]),
-      ...countBlast(row, null, 'pending'),
-      sql`insert into blast_numbers (blast_id, idx, number, status)
-        select ${row.id}, n.idx, n.value, 'pending' from (${rows}) as n`,
-    ]);
-    return body;
+    await tx.db.insertInto('blasts').values(row).execute();
+    await countRow(tx, userId, 'blasts', null, 'pending');
+    // One insert of at most MAX_NUMBERS_PER_BLAST rows: 2,000 parameters, within both engines'.
+    await tx.db
+      .insertInto('blast_numbers')
+      .values(numbers.map((number, idx) => ({ blast_id: row.id, idx, number, status: PENDING })))
+      .execute();
+    return blast;
   });
 }
 
-async function lockBlast(database: DbHandle, trx: Trx, id: string, ownerId?: string) {
-  let query = trx.selectFrom('blasts').selectAll().where('id', '=', id);
+async function lockBlast(tx: Tx, id: string, ownerId?: string) {
+  let query = tx.db.selectFrom('blasts').selectAll().where('id', '=', id);
   if (ownerId) query = query.where('user_id', '=', ownerId);
-  if (database.engine === 'postgres') {
+  if (tx.engine === 'postgres') {
     // The client's row first, as a client's deletion locks it first: the two never deadlock.
     const found = await query.executeTakeFirst();
     if (!found) throw notFound('Blast request');
-    await holdClient(database.engine, trx, found.user_id, 'Blast request');
+    await holdClient(tx, found.user_id, 'Blast request');
   }
-  const blast = await forUpdate(database.engine, query).executeTakeFirst();
+  const blast = await forUpdate(tx, query).executeTakeFirst();
   if (!blast) throw notFound('Blast request');
   return blast;
 }
 
 const CLOSED_MESSAGE: Record<string, string> = {
-  rejected: 'Blast request ini sudah ditolak',
-  cancelled: 'Blast request ini sudah dibatalkan',
+  rejected: BLAST_MESSAGES.rejected,
+  cancelled: BLAST_MESSAGES.cancelled,
 };
 
 /**
@@ -326,16 +314,14 @@ const CLOSED_MESSAGE: Record<string, string> = {
  * by `describe` of that difference.
  */
 async function settleRefund(
-  engine: Engine,
-  trx: Trx,
+  tx: Tx,
   blast: BlastsTable,
   target: number,
   describe: (delta: number) => string,
 ) {
   const delta = target - blast.refund_points;
   await applyPoints(
-    engine,
-    trx,
+    tx,
     {
       userId: blast.user_id,
       type: 'refund',
@@ -343,7 +329,7 @@ async function settleRefund(
       description: describe(delta),
       blastId: blast.id,
     },
-    TAKE_BACK_FAILED,
+    BLAST_MESSAGES.takeBackFailed,
   );
 }
 
@@ -357,13 +343,9 @@ function correction(what: string, counts: { failed_count: number; no_wa_count: n
 }
 
 /** Sets the numbers' statuses, one statement per status. */
-async function setStatuses(
-  trx: Trx,
-  blastId: string,
-  entries: (readonly [number, NumberStatus])[],
-) {
+async function setStatuses(tx: Tx, blastId: string, entries: (readonly [number, NumberStatus])[]) {
   for (const [status, group] of groupBy(entries, ([, s]) => s)) {
-    await trx
+    await tx.db
       .updateTable('blast_numbers')
       .set({ status })
       .where('blast_id', '=', blastId)
@@ -376,8 +358,8 @@ async function setStatuses(
   }
 }
 
-async function recount(trx: Trx, blastId: string) {
-  const groups = await trx
+async function recount(tx: Tx, blastId: string) {
+  const groups = await tx.db
     .selectFrom('blast_numbers')
     .select((eb) => ['status', eb.fn.countAll<number>().as('n')])
     .where('blast_id', '=', blastId)
@@ -393,8 +375,8 @@ export async function submitResult(
   id: string,
   input: BlastResultInput,
 ) {
-  await transact(database, async (trx) => {
-    const blast = await lockBlast(database, trx, id);
+  await transact(database, async (tx) => {
+    const blast = await lockBlast(tx, id);
     const closed = CLOSED_MESSAGE[blast.status];
     if (closed) throw conflict(closed);
     const sum = input.successful_count + input.failed_count + input.no_wa_count;
@@ -402,7 +384,7 @@ export async function submitResult(
       throw new HttpError(422, resultSumMessage(sum, blast.total_numbers));
     if (sum <= 0) throw new HttpError(422, 'Total hasil harus lebih dari 0');
     // The rule lives in common/ (resultStatuses); only the numbers it changes are written.
-    const saved = await trx
+    const saved = await tx.db
       .selectFrom('blast_numbers')
       .select('status')
       .where('blast_id', '=', id)
@@ -415,18 +397,17 @@ export async function submitResult(
     const changed = statuses.flatMap((status, idx) =>
       status === saved[idx]!.status ? [] : [[idx, status] as const],
     );
-    await setStatuses(trx, id, changed);
+    await setStatuses(tx, id, changed);
     const refund = input.failed_count + input.no_wa_count;
     await settleRefund(
-      database.engine,
-      trx,
+      tx,
       blast,
       refund,
       blast.status === 'completed'
         ? correction('Koreksi hasil blast', input)
         : () => `Refund blast: ${input.failed_count} gagal, ${input.no_wa_count} tanpa WhatsApp`,
     );
-    await trx
+    await tx.db
       .updateTable('blasts')
       .set({
         successful_count: input.successful_count,
@@ -439,8 +420,8 @@ export async function submitResult(
       })
       .where('id', '=', id)
       .execute();
-    await writeAll(database.engine, trx, countBlast(blast, blast.status, 'completed'));
-    await recordAudit(trx, {
+    await countRow(tx, blast.user_id, 'blasts', blast.status, 'completed');
+    await recordAudit(tx.db, {
       actorId,
       action: blast.status === 'completed' ? 'blast.result_edit' : 'blast.result',
       targetType: 'blast',
@@ -460,30 +441,24 @@ export async function saveNumberStatuses(
 ) {
   const entries = Object.entries(changes).map(([idx, status]) => [Number(idx), status] as const);
   if (entries.length === 0) throw new HttpError(422, 'Tidak ada perubahan status untuk disimpan');
-  await transact(database, async (trx) => {
-    const blast = await lockBlast(database, trx, id);
+  await transact(database, async (tx) => {
+    const blast = await lockBlast(tx, id);
     const closed = CLOSED_MESSAGE[blast.status];
     if (closed) throw conflict(closed);
     if (entries.some(([idx]) => idx >= blast.total_numbers))
       throw new HttpError(422, 'Indeks nomor di luar jangkauan');
-    await setStatuses(trx, id, entries);
-    const counts = await recount(trx, id);
+    await setStatuses(tx, id, entries);
+    const counts = await recount(tx, id);
     const completed = blast.status === 'completed';
     const refund = completed ? counts.failed_count + counts.no_wa_count : 0;
     if (completed)
-      await settleRefund(
-        database.engine,
-        trx,
-        blast,
-        refund,
-        correction('Koreksi status per nomor', counts),
-      );
-    await trx
+      await settleRefund(tx, blast, refund, correction('Koreksi status per nomor', counts));
+    await tx.db
       .updateTable('blasts')
       .set({ ...counts, refund_points: refund })
       .where('id', '=', id)
       .execute();
-    await recordAudit(trx, {
+    await recordAudit(tx.db, {
       actorId,
       action: 'blast.number_statuses',
       targetType: 'blast',
@@ -503,22 +478,21 @@ export async function closeBlast(
   outcome: 'rejected' | 'cancelled',
   ownerId?: string,
 ) {
-  await transact(database, async (trx) => {
-    const blast = await lockBlast(database, trx, id, ownerId);
-    if (blast.status !== 'pending')
-      throw conflict('Hanya blast yang masih menunggu yang dapat dibatalkan atau ditolak');
+  await transact(database, async (tx) => {
+    const blast = await lockBlast(tx, id, ownerId);
+    if (blast.status !== 'pending') throw conflict(BLAST_MESSAGES.notPending);
     const description =
       outcome === 'rejected'
         ? 'Refund penuh: blast ditolak admin'
         : 'Refund penuh: blast dibatalkan';
-    await settleRefund(database.engine, trx, blast, blast.points_used, () => description);
-    await trx
+    await settleRefund(tx, blast, blast.points_used, () => description);
+    await tx.db
       .updateTable('blasts')
       .set({ status: outcome, refund_points: blast.points_used, processed_at: now() })
       .where('id', '=', id)
       .execute();
-    await writeAll(database.engine, trx, countBlast(blast, 'pending', outcome));
-    await recordAudit(trx, {
+    await countRow(tx, blast.user_id, 'blasts', 'pending', outcome);
+    await recordAudit(tx.db, {
       actorId,
       action: `blast.${outcome}`,
       targetType: 'blast',

@@ -110,12 +110,15 @@ describe('blast creation', () => {
       // Another writer spends 60 of the 100 points and holds the row while the blast is asked
       // for: the server reads 100, then its debit waits, and runs against 40 once that commits.
       await server.database.db.transaction().execute(async (trx) => {
-        await applyPoints(engine, trx, {
-          userId: other.user.id,
-          type: 'adjustment',
-          delta: -60,
-          description: 'Koreksi admin',
-        });
+        await applyPoints(
+          { db: trx, engine },
+          {
+            userId: other.user.id,
+            type: 'adjustment',
+            delta: -60,
+            description: 'Koreksi admin',
+          },
+        );
         const { rows } = await sql<{ pid: number }>`select pg_backend_pid() as pid`.execute(trx);
         asked = server.api('POST', '/api/client/blast-requests', {
           token: other.token,

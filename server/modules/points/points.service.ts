@@ -11,21 +11,15 @@ import type {
   Transaction,
   TransactionPage,
 } from '../../../common/points.ts';
-import { now, type DbHandle, transact, writeAll } from '../../db/connection.ts';
-import {
-  countPointRequest,
-  ledgerTotals,
-  monthWindow,
-  pageWindow,
-  pointRequestCounts,
-  windowIds,
-  type PageWindow,
-} from '../../db/counters.ts';
+import { now, type Db, type DbHandle } from '../../db/connection.ts';
+import { pageWindow, windowIds, type PageWindow } from '../../db/pages.ts';
 import type { PointTransactionsTable } from '../../db/schema.ts';
+import { countRow, readCounts } from '../../db/summary-counts.ts';
+import { transact } from '../../db/transaction.ts';
 import { conflict, HttpError, notFound } from '../../plugins/errors.ts';
 import { recordAudit } from '../audit/audit.service.ts';
 import { listTiers } from '../pricing/pricing.service.ts';
-import { holdClient, movePoints } from './ledger.ts';
+import { applyPoints, holdClient } from './ledger.ts';
 
 export async function createPointRequest(
   database: DbHandle,
@@ -43,9 +37,9 @@ export async function createPointRequest(
     );
   }
   const id = crypto.randomUUID();
-  await transact(database, async (trx) => {
-    await holdClient(database.engine, trx, userId);
-    const request = await trx
+  await transact(database, async (tx) => {
+    await holdClient(tx, userId);
+    await tx.db
       .insertInto('point_requests')
       .values({
         id,
@@ -58,9 +52,8 @@ export async function createPointRequest(
         processed_at: null,
         processed_by: null,
       })
-      .returning(['user_id', 'points_requested', 'created_at'])
-      .executeTakeFirstOrThrow();
-    await writeAll(database.engine, trx, countPointRequest(request, null, 'pending'));
+      .execute();
+    await countRow(tx, userId, 'point_requests', null, 'pending', input.points_requested);
   });
   return getPointRequest(database, id);
 }
@@ -113,9 +106,7 @@ export async function listPointRequests(
   const total = filter.status
     ? summary[filter.status]
     : summary.pending + summary.approved + summary.rejected;
-  const window = pageWindow(page, page_size, total);
-  const rows =
-    firstPage ?? (await read(await monthWindow(database.db, 'point_requests', filter, window)));
+  const rows = firstPage ?? (await read(pageWindow(page, page_size, total)));
   return { items: rows, total, page, page_size, summary };
 }
 
@@ -126,39 +117,40 @@ export async function decidePointRequest(
   id: string,
   decision: 'approved' | 'rejected',
 ): Promise<PointRequest> {
-  await transact(database, async (trx) => {
-    const decided = await trx
+  await transact(database, async (tx) => {
+    const decided = await tx.db
       .updateTable('point_requests')
       .set({ status: decision, processed_at: now(), processed_by: actorId })
       .where('id', '=', id)
       .where('status', '=', 'pending')
-      .returning(['user_id', 'points_requested', 'created_at'])
+      .returning(['user_id', 'points_requested'])
       .executeTakeFirst();
     if (!decided) {
-      const exists = await trx
+      const exists = await tx.db
         .selectFrom('point_requests')
         .select('status')
         .where('id', '=', id)
         .executeTakeFirst();
       throw exists ? conflict('Request poin sudah diproses sebelumnya') : notFound('Request poin');
     }
-    // The account row is locked before the per-client counters, the order every other
-    // writer of one client's rows follows, so two of them can never wait on each other.
-    const ledger =
-      decision === 'approved'
-        ? await movePoints(database.engine, trx, {
-            userId: decided.user_id,
-            type: 'topup',
-            delta: decided.points_requested,
-            description: `Top up ${formatNumber(decided.points_requested)} poin disetujui admin`,
-            pointRequestId: id,
-          })
-        : { writes: [] };
-    await writeAll(database.engine, trx, [
-      ...ledger.writes,
-      ...countPointRequest(decided, 'pending', decision),
-    ]);
-    await recordAudit(trx, {
+    await countRow(
+      tx,
+      decided.user_id,
+      'point_requests',
+      'pending',
+      decision,
+      decided.points_requested,
+    );
+    if (decision === 'approved') {
+      await applyPoints(tx, {
+        userId: decided.user_id,
+        type: 'topup',
+        delta: decided.points_requested,
+        description: `Top up ${formatNumber(decided.points_requested)} poin disetujui admin`,
+        pointRequestId: id,
+      });
+    }
+    await recordAudit(tx.db, {
       actorId,
       action: decision === 'approved' ? 'point_request.approve' : 'point_request.reject',
       targetType: 'point_request',
@@ -192,7 +184,7 @@ export async function listTransactions(
       .select(['points', 'ledger_seq'])
       .where('id', '=', userId)
       .executeTakeFirst(),
-    ledgerTotals(db, userId),
+    readCounts(db, 'ledger', userId),
   ]);
   if (!user) throw notFound('Klien');
   // The chain has no gap (seq 1..ledger_seq), so any page is a key range: no OFFSET scan.
@@ -206,7 +198,7 @@ export async function listTransactions(
     .where('seq', '>', newest - page_size)
     .orderBy('seq', 'desc')
     .execute();
-  const sum = (type: PointTransactionsTable['type']) => sums[type];
+  const sum = (type: PointTransactionsTable['type']) => sums.get(type)?.total ?? 0;
   return {
     items: rows.map(toTransaction),
     total: count,
@@ -221,4 +213,17 @@ export async function listTransactions(
       current_points: user.points,
     },
   };
+}
+
+/** Top-up requests and their points per status, of one client or of all. */
+export async function pointRequestCounts(
+  db: Db,
+  userId?: string,
+): Promise<Record<PointRequestStatus, { n: number; points: number }>> {
+  const counts = await readCounts(db, 'point_requests', userId);
+  const of = (status: PointRequestStatus) => {
+    const count = counts.get(status);
+    return { n: count?.n ?? 0, points: count?.total ?? 0 };
+  };
+  return { pending: of('pending'), approved: of('approved'), rejected: of('rejected') };
 }

@@ -1,9 +1,9 @@
 // Price tiers: the list, and changes that keep the tiers' point ranges apart.
 import crypto from 'node:crypto';
-import { sql, type Transaction } from 'kysely';
+import { sql } from 'kysely';
 import type { PricingTier, PricingTierInput } from '../../../common/pricing.ts';
-import { now, transact, type Db, type DbHandle, type Engine } from '../../db/connection.ts';
-import type { Database } from '../../db/schema.ts';
+import { now, type Db, type DbHandle } from '../../db/connection.ts';
+import { transact, type Tx } from '../../db/transaction.ts';
 import { conflict, notFound } from '../../plugins/errors.ts';
 
 export const listTiers = (db: Db) =>
@@ -18,8 +18,7 @@ const TIER_WRITE_LOCK = 7362002;
  * writers already queue on the file lock).
  */
 async function checkOverlap(
-  engine: Engine,
-  trx: Transaction<Database>,
+  { db: trx, engine }: Tx,
   tier: PricingTierInput,
   exceptId?: string,
 ) {
@@ -43,9 +42,9 @@ export async function createTier(
   input: PricingTierInput,
 ): Promise<PricingTier> {
   const row = { id: crypto.randomUUID(), ...input, created_at: now() };
-  await transact(database, async (trx) => {
-    await checkOverlap(database.engine, trx, input);
-    await trx.insertInto('pricing_tiers').values(row).execute();
+  await transact(database, async (tx) => {
+    await checkOverlap(tx, input);
+    await tx.db.insertInto('pricing_tiers').values(row).execute();
   });
   return row;
 }
@@ -55,9 +54,9 @@ export function updateTier(
   id: string,
   input: PricingTierInput,
 ): Promise<PricingTier> {
-  return transact(database, async (trx) => {
-    await checkOverlap(database.engine, trx, input, id);
-    const row = await trx
+  return transact(database, async (tx) => {
+    await checkOverlap(tx, input, id);
+    const row = await tx.db
       .updateTable('pricing_tiers')
       .set(input)
       .where('id', '=', id)

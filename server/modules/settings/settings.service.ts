@@ -1,7 +1,8 @@
 // The single settings record: read with defaults, and saved with the QR upload it replaces.
 import type { Role } from '../../../common/auth.ts';
 import type { Settings, SettingsInput } from '../../../common/settings.ts';
-import { bool, forUpdate, now, transact, type Db, type DbHandle } from '../../db/connection.ts';
+import { bool, now, type Db, type DbHandle } from '../../db/connection.ts';
+import { forUpdate, transact } from '../../db/transaction.ts';
 import type { FileStore } from '../uploads/file-store.ts';
 import { endingName, removeFiles, storedFile } from '../uploads/uploads.service.ts';
 
@@ -25,12 +26,10 @@ export async function saveSettings(
   input: SettingsInput,
 ): Promise<Settings> {
   const values = { ...input, allow_images: bool(input.allow_images), updated_at: now() };
-  const replaced = await transact(database, async (trx) => {
+  const replaced = await transact(database, async (tx) => {
+    const trx = tx.db;
     // Saves queue on the row, so each sees the QR the previous one left and removes it.
-    await forUpdate(
-      database.engine,
-      trx.selectFrom('settings').select('id').where('id', '=', 1),
-    ).execute();
+    await forUpdate(tx, trx.selectFrom('settings').select('id').where('id', '=', 1)).execute();
     const before = await readSettings(trx);
     await trx
       .insertInto('settings')

@@ -2,7 +2,8 @@
 import crypto from 'node:crypto';
 import { sql, type ExpressionBuilder } from 'kysely';
 import { IMAGE_MIME_TYPES, IMAGE_TYPE_MESSAGE } from '../../../common/settings.ts';
-import { forUpdate, now, transact, type Db, type DbHandle } from '../../db/connection.ts';
+import { now, type Db, type DbHandle } from '../../db/connection.ts';
+import { forUpdate, transact } from '../../db/transaction.ts';
 import type { Database, UploadsTable } from '../../db/schema.ts';
 import { HttpError } from '../../plugins/errors.ts';
 import { holdClient } from '../points/ledger.ts';
@@ -150,16 +151,17 @@ export async function storeImage(
   try {
     // Stored only while its owner exists: a client deleted during the upload (its deletion holds
     // the row first and removes the files it finds) would leave a file no one can remove.
-    await transact(database, async (trx) => {
+    await transact(database, async (tx) => {
+      const trx = tx.db;
       if (kind === 'image') {
         // The owner's row locked: the user's uploads pass the quota's check one at a time
         // (SQLite's transactions already run one at a time).
         await forUpdate(
-          database.engine,
+          tx,
           trx.selectFrom('users').select('id').where('id', '=', userId),
         ).execute();
       }
-      await holdClient(database.engine, trx, userId);
+      await holdClient(tx, userId);
       if (kind === 'image') await checkUnusedQuota(trx, userId, row.bytes);
       await trx.insertInto('uploads').values(row).execute();
     });
@@ -229,7 +231,7 @@ export async function purgeUnusedUploads(
   at = new Date(),
 ): Promise<string[]> {
   const cutoff = new Date(at.getTime() - UNUSED_UPLOAD_TTL_MS).toISOString();
-  const gone = await transact(database, async (trx) => {
+  const gone = await transact(database, async ({ db: trx }) => {
     const settings = await trx
       .selectFrom('settings')
       .select(['qr_code_file', 'barcode_url'])

@@ -4,8 +4,9 @@ import { sql, type Kysely, type Transaction } from 'kysely';
 import type { User } from '../../../common/auth.ts';
 import type { PageQuery } from '../../../common/pagination.ts';
 import type { ChangePassword, CreateUser, UpdateUser, UserPage } from '../../../common/users.ts';
-import { forUpdate, now, type DbHandle, transact } from '../../db/connection.ts';
-import { dropClientCounters, pageWindow } from '../../db/counters.ts';
+import { now, type DbHandle } from '../../db/connection.ts';
+import { pageWindow } from '../../db/pages.ts';
+import { forUpdate, transact, type Tx } from '../../db/transaction.ts';
 import type { Database, UsersTable } from '../../db/schema.ts';
 import { hashPassword, type AuthUser } from '../../plugins/auth.ts';
 import { conflict, notFound } from '../../plugins/errors.ts';
@@ -171,7 +172,7 @@ export async function createUser(database: DbHandle, actorId: string, input: Cre
     updated_at: timestamp,
   };
   await uniqueRace(database, input, undefined, () =>
-    transact(database, async (trx) => {
+    transact(database, async ({ db: trx }) => {
       const inserted = await trx
         .insertInto('users')
         .values(row)
@@ -190,10 +191,10 @@ export async function createUser(database: DbHandle, actorId: string, input: Cre
   return toUser(row);
 }
 
-async function clientForUpdate(database: DbHandle, trx: Transaction<Database>, id: string) {
+async function clientForUpdate(tx: Tx, id: string) {
   const row = await forUpdate(
-    database.engine,
-    trx.selectFrom('users').selectAll().where('id', '=', id).where('role', '=', 'client'),
+    tx,
+    tx.db.selectFrom('users').selectAll().where('id', '=', id).where('role', '=', 'client'),
   ).executeTakeFirst();
   if (!row) throw notFound('Klien');
   return row;
@@ -207,9 +208,10 @@ export async function updateClient(
   input: UpdateUser,
 ) {
   return uniqueRace(database, input, id, () =>
-    transact(database, async (trx) => {
+    transact(database, async (tx) => {
+      const trx = tx.db;
       // An unknown id is a 404 before any name is compared.
-      const before = await clientForUpdate(database, trx, id);
+      const before = await clientForUpdate(tx, id);
       await checkUnique(trx, input, id);
       const expected = input.expected_points;
       const untouched = expected !== undefined && input.points === expected;
@@ -218,7 +220,7 @@ export async function updateClient(
           `Poin klien berubah menjadi ${before.points} sejak form dibuka. Tutup dan buka lagi form untuk mengubah poin.`,
         );
       const delta = untouched ? 0 : input.points - before.points;
-      await applyPoints(database.engine, trx, {
+      await applyPoints(tx, {
         userId: id,
         type: 'adjustment',
         delta,
@@ -258,8 +260,9 @@ export async function changeClientPassword(
   input: ChangePassword,
 ) {
   const passwordHash = await hashPassword(input.new_password);
-  return transact(database, async (trx) => {
-    const before = await clientForUpdate(database, trx, id);
+  return transact(database, async (tx) => {
+    const trx = tx.db;
+    const before = await clientForUpdate(tx, id);
     await replacePassword(trx, before, passwordHash).execute();
     await recordAudit(trx, { actorId, action: 'user.password', targetType: 'user', targetId: id });
     return before.email;
@@ -283,9 +286,10 @@ const replacePassword = (
  */
 export async function changeOwnPassword(database: DbHandle, id: string, newPassword: string) {
   const passwordHash = await hashPassword(newPassword);
-  return transact(database, async (trx) => {
+  return transact(database, async (tx) => {
+    const trx = tx.db;
     const before = await forUpdate(
-      database.engine,
+      tx,
       trx.selectFrom('users').selectAll().where('id', '=', id),
     ).executeTakeFirstOrThrow();
     const after = await replacePassword(trx, before, passwordHash)
@@ -322,14 +326,14 @@ export async function deleteClient(
   actorId: string,
   id: string,
 ) {
-  const { user, images } = await transact(database, async (trx) => {
+  const { user, images } = await transact(database, async (tx) => {
+    const trx = tx.db;
     // An approval locks its request, then the account: the deletion takes them in that order too.
     await forUpdate(
-      database.engine,
+      tx,
       trx.selectFrom('point_requests').select('id').where('user_id', '=', id),
     ).execute();
-    const before = await clientForUpdate(database, trx, id);
-    await dropClientCounters(database.engine, trx, id);
+    const before = await clientForUpdate(tx, id);
     // Explicit order (children first) so neither engine depends on cascade settings.
     const blastIds = trx.selectFrom('blasts').select('id').where('user_id', '=', id);
     await trx.deleteFrom('blast_numbers').where('blast_id', 'in', blastIds).execute();
