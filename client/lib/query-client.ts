@@ -12,9 +12,6 @@ export const refreshWhilePending = (items: readonly { status: string }[] | undef
 export const queryClient = new QueryClient({
   defaultOptions: {
     queries: {
-      // An answer a route's loader asked for while the screen's code downloaded is not asked for
-      // again as the screen mounts; a screen shown later asks anew.
-      staleTime: 2_000,
       retry: (failures, error) =>
         !(error instanceof ApiError && error.status < 500) && failures < 2,
       refetchOnWindowFocus: false,
