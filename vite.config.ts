@@ -2,7 +2,6 @@
 import tailwindcss from '@tailwindcss/vite';
 import react from '@vitejs/plugin-react';
 import { defineConfig, type Plugin } from 'vite';
-import { startPreload } from './scripts/start-preload.ts';
 
 const modules = (pattern: string) => new RegExp(`[\\\\/]node_modules[\\\\/](${pattern})[\\\\/]`);
 const ZOD = /[\\/]node_modules[\\/]zod[\\/]|[\\/]common[\\/]zod\.ts$/;
@@ -46,7 +45,7 @@ function compileHints(): Plugin {
 
 export default defineConfig({
   root: 'client',
-  plugins: [react(), tailwindcss(), compileHints(), startPreload()],
+  plugins: [react(), tailwindcss(), compileHints()],
   build: {
     outDir: '../dist/client',
     emptyOutDir: true,
@@ -55,7 +54,7 @@ export default defineConfig({
     rolldownOptions: {
       output: {
         // Few chunks, fetched in parallel: the sign-in page is one file; a signed-in screen adds
-        // the shared libraries, the shared app code, its shell and itself (client/app/pages.ts
+        // the shared libraries, the shared app code, its shell and itself (client/main.tsx
         // starts them together). Zod and the form library come only with the screens that
         // validate a form. Rolldown's default made a chunk per set of importers: forty files of a
         // few hundred bytes each, which a phone fetches six at a time.

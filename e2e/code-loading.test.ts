@@ -1,17 +1,22 @@
 // How the app's code arrives: a signed-in screen's chunks are asked for together (none waits for
 // another to run), screens without a form get neither zod nor the form library, and a screen's
 // chunk downloads as soon as a link to it is pointed at; every chunk asks V8 to compile it while it
-// downloads; the first screen's data is asked for alongside its code; with a saved session the
-// page's start-up script asks for the screen's chunks and data before the entry chunk has even
-// arrived.
+// downloads; the first screen's data is asked for alongside its code (the route's loader), once.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { User } from '../common/auth.ts';
 import { ADMIN_ROUTES, CLIENT_ROUTES, type RouteEntry } from '../client/app/routes.ts';
-import { SCREEN_DATA } from '../client/app/screen-data.ts';
 import { LOAD_ERROR_TEXT, LOAD_ERROR_TITLE } from '../client/components/ui/load-error.tsx';
 import { ADMIN, screenshot, shellTitle, signIn, startE2E, type E2E, type Page } from './helpers.ts';
 
 let e2e: E2E;
+
+/** What a screen asks the server for as it first shows, besides the signed-in user. */
+const SCREEN_DATA: Record<string, readonly string[]> = {
+  'admin /': ['/api/admin/dashboard'],
+  'client /': ['/api/client/dashboard'],
+  'client /blast-form': ['/api/public/settings'],
+  'client /topup': ['/api/pricing', '/api/public/settings'],
+};
 
 beforeAll(async () => {
   e2e = await startE2E();
@@ -119,7 +124,7 @@ describe('a signed-in screen', () => {
       const expected = ['/api/auth/me', ...data].toSorted();
       await page.goto(`${e2e.url}${path}`, { waitUntil: 'commit' });
       // The screen cannot have asked: its code is held back.
-      await expect.poll(() => asked.toSorted()).toEqual(expected);
+      await expect.poll(() => asked.toSorted(), { timeout: 10_000 }).toEqual(expected);
       await expect.poll(() => held.length).toBe(1);
       await held[0]!();
       await page.getByRole('heading', { name: heading }).waitFor();
@@ -194,14 +199,10 @@ describe('a signed-in screen', () => {
   });
 });
 
-describe("the page's start-up script", () => {
-  const ENTRY = /\/assets\/index-[\w-]+\.js$/;
-
+describe('a fresh load', () => {
   /**
-   * Loads `path` in a fresh context with `session` saved (or none), the entry chunk held back:
-   * the chunks and data asked for meanwhile can only be the start-up script's. Then lets the entry
-   * through and waits for `title` in the shell's header (or the sign-in button): the scripts and
-   * API paths the page asked for in all, with how often.
+   * Loads `path` in a fresh context with `session` saved (or none) and waits for `title` in the
+   * shell's header (or the sign-in button): the scripts and API paths asked for, with how often.
    */
   async function load(path: string, session: { token: string; user: User } | null, title: string) {
     const page = await e2e.open('/login');
@@ -212,41 +213,20 @@ describe("the page's start-up script", () => {
         localStorage.setItem('user', JSON.stringify(saved.user));
       }
     }, session);
-    const asked = new Map<string, number>();
+    const scripts = new Map<string, number>();
     const api = new Map<string, number>();
     page.on('request', (request) => {
       const file = new URL(request.url()).pathname;
       const counts =
-        request.resourceType() === 'script' ? asked : file.startsWith('/api/') ? api : null;
+        request.resourceType() === 'script' ? scripts : file.startsWith('/api/') ? api : null;
       counts?.set(file, (counts.get(file) ?? 0) + 1);
     });
-    const held: (() => Promise<void>)[] = [];
-    await page.route(ENTRY, (route) => {
-      held.push(() => route.continue());
-    });
     await page.goto(`${e2e.url}${path}`, { waitUntil: 'commit' });
-    // Parsed: the script in the head has run; module scripts (the entry) wait for the parser.
-    await page.waitForFunction(() => document.readyState !== 'loading');
-    await expect.poll(() => held.length).toBe(1);
-    const early = await page.evaluate(() =>
-      [...document.querySelectorAll<HTMLLinkElement>('link[rel=modulepreload]')].map(
-        (link) => new URL(link.href).pathname,
-      ),
-    );
-    const earlyApi = [...api.keys()].toSorted();
-    await held[0]!();
     if (session) await expect.poll(() => shellTitle(page)).toBe(title);
     else await page.getByRole('button', { name: title }).waitFor();
     await page.waitForLoadState('networkidle');
     await page.context().close();
-    const entry = [...asked.keys()].filter((file) => ENTRY.test(file));
-    return {
-      early,
-      entry,
-      others: [...asked].filter(([file]) => !ENTRY.test(file)),
-      earlyApi,
-      api: Object.fromEntries(api),
-    };
+    return { scripts: [...scripts], api: Object.fromEntries(api) };
   }
 
   const signedInAs = async (role: 'admin' | 'client') => {
@@ -264,37 +244,31 @@ describe("the page's start-up script", () => {
     ['admin', ADMIN_ROUTES],
     ['client', CLIENT_ROUTES],
   ] as const)(
-    "as %s, asks at once for exactly the chunks each screen runs and for the screen's data, each once",
+    "as %s, asks for each chunk once and for the user and each screen's data once",
     async (role, routes: readonly RouteEntry[]) => {
       const session = await signedInAs(role);
       for (const route of [...routes, { path: '/tidak-ada/', label: 'Dashboard' }]) {
-        const { early, entry, others, earlyApi, api } = await load(
+        const { scripts, api } = await load(route.path, session, route.label);
+        expect(scripts.length, route.path).toBeGreaterThan(3);
+        expect(
+          scripts.filter(([, count]) => count !== 1),
           route.path,
-          session,
-          route.label,
-        );
-        expect(entry, route.path).toHaveLength(1);
-        expect(early.length, route.path).toBeGreaterThan(3);
-        // Every chunk the screen ran was asked for before the entry came, and nothing more.
-        expect(others, route.path).toEqual(early.map((file) => [file, 1]));
-        // So were the user and the screen's first data, which the screen then took.
+        ).toEqual([]);
+        expect(api['/api/auth/me'], route.path).toBe(1);
         const screen = `${role} ${route.label === 'Dashboard' ? '/' : route.path}`;
-        const data = ['/auth/me', ...(SCREEN_DATA[screen] ?? [])].map((path) => `/api${path}`);
-        expect(earlyApi, route.path).toEqual(data.toSorted());
-        // (An unknown address is sent on to the dashboard, whose own mount may ask again.)
-        if (route.label !== 'Dashboard' || route.path === '/') {
-          for (const path of data) expect(api[path], `${route.path} ${path}`).toBe(1);
+        for (const path of SCREEN_DATA[screen] ?? []) {
+          expect(api[path], `${route.path} ${path}`).toBe(1);
         }
       }
     },
+    // Ten fresh page loads.
+    180_000,
   );
 
-  it('asks for nothing without a saved session: the sign-in page downloads only its own code', async () => {
-    const { early, entry, others, earlyApi } = await load('/blast-form', null, 'Sign In');
-    expect(early).toEqual([]);
-    expect(entry).toHaveLength(1);
-    expect(others).toEqual([]);
-    expect(earlyApi).toEqual([]);
+  it('without a saved session, the sign-in page downloads only its own code and asks for no data', async () => {
+    const { scripts, api } = await load('/blast-form', null, 'Sign In');
+    expect(scripts.map(([file]) => file)).toEqual([expect.stringMatching(/^\/assets\/index-/)]);
+    expect(api).toEqual({});
   });
 });
 

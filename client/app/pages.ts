@@ -1,11 +1,15 @@
-// Where the signed-in area's code is. Each screen is its own chunk, downloaded on first use (or as
-// soon as a link to it is pointed at); at start-up the area, the role's shell and the screen at
-// the address are fetched together, so no chunk waits for another to run first.
+// Where each screen's code is: the shells and the screens are chunks of their own, downloaded by
+// route. Nothing here imports a shell or a screen statically, and neither imports this file.
+import type { ComponentType } from 'react';
 import type { Role } from '../../common/auth.ts';
-import { loadOnce, type ModuleLoad } from '../lib/load-once.tsx';
 import type { AdminPath, ClientPath } from './routes.ts';
 
-export const ADMIN_PAGES: Record<AdminPath, ModuleLoad> = {
+export type PageModule = Promise<{ default: ComponentType }>;
+
+export const loadAdminShell = (): PageModule => import('./admin/admin-shell.tsx');
+export const loadClientShell = (): PageModule => import('./client-area/client-shell.tsx');
+
+export const ADMIN_PAGES: Record<AdminPath, () => PageModule> = {
   '/': () => import('./admin/pages/dashboard.tsx'),
   '/contacts': () => import('./admin/pages/contacts.tsx'),
   '/notes': () => import('./admin/pages/notes.tsx'),
@@ -17,7 +21,7 @@ export const ADMIN_PAGES: Record<AdminPath, ModuleLoad> = {
   '/password': () => import('./admin/pages/password.tsx'),
 };
 
-export const CLIENT_PAGES: Record<ClientPath, ModuleLoad> = {
+export const CLIENT_PAGES: Record<ClientPath, () => PageModule> = {
   '/': () => import('./client-area/pages/dashboard.tsx'),
   '/blast-form': () => import('./client-area/pages/blast-form.tsx'),
   '/contacts': () => import('./client-area/pages/contacts.tsx'),
@@ -28,37 +32,28 @@ export const CLIENT_PAGES: Record<ClientPath, ModuleLoad> = {
   '/password': () => import('./client-area/pages/password.tsx'),
 };
 
-const loadArea = () => import('./signed-in.tsx');
-export const loadAdminShell: ModuleLoad = () => import('./admin/admin-shell.tsx');
-export const loadClientShell: ModuleLoad = () => import('./client-area/client-shell.tsx');
-
-/** The table key of `pathname` (a trailing slash ignored, as the router does), if it has one. */
-function pageKey(pages: Record<string, ModuleLoad>, pathname: string): string | undefined {
+/** The screen at `pathname` (a trailing slash ignored, as the router does), if there is one. */
+function pageAt(role: Role, pathname: string): (() => PageModule) | undefined {
+  const pages: Record<string, () => PageModule> =
+    role === 'super_admin' ? ADMIN_PAGES : CLIENT_PAGES;
   const path = pathname.length > 1 ? pathname.replace(/\/+$/, '') : pathname;
-  return Object.hasOwn(pages, path) ? path : undefined;
+  return Object.hasOwn(pages, path) ? pages[path] : undefined;
 }
 
-/** Starts downloading the screen at `pathname` (nothing when the table has no such screen). */
-export function preloadPage(pages: Record<string, ModuleLoad>, pathname: string): void {
-  const key = pageKey(pages, pathname);
-  if (key !== undefined) void loadOnce(pages[key]!);
+// A download started early that fails is not reported here: the route meets the failure and
+// shows the load error.
+const ignoreFailure = () => undefined;
+
+/** Starts downloading the screen a link leads to (nothing for an address without a screen). */
+export function preloadPage(role: Role, pathname: string): void {
+  pageAt(role, pathname)?.().catch(ignoreFailure);
 }
 
 /**
- * The signed-in area (signed-in.tsx) once it, the role's shell and the screen the shell shows at
- * `pathname` (an unknown path: the dashboard) are all downloaded, fetched in parallel.
+ * Starts downloading the role's shell and the screen at `pathname` (an unknown one: the
+ * dashboard) together, as the signed-in area's own code downloads, instead of after it.
  */
-export function loadSignedInArea(role: Role, pathname: string) {
-  const admin = role === 'super_admin';
-  const pages: Record<string, ModuleLoad> = admin ? ADMIN_PAGES : CLIENT_PAGES;
-  const page = pageKey(pages, pathname) ?? '/';
-  return loadOnce(
-    () =>
-      Promise.all([
-        loadOnce(loadArea),
-        loadOnce(admin ? loadAdminShell : loadClientShell),
-        loadOnce(pages[page]!),
-      ]).then(([area]) => area),
-    `${admin ? 'admin' : 'client'} ${page}`,
-  );
+export function preloadSignedIn(role: Role, pathname: string): void {
+  (role === 'super_admin' ? loadAdminShell : loadClientShell)().catch(ignoreFailure);
+  (pageAt(role, pathname) ?? pageAt(role, '/')!)().catch(ignoreFailure);
 }

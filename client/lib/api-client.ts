@@ -67,28 +67,6 @@ export interface RequestOptions {
   auth?: boolean;
 }
 
-/** An early answer older than this is not used: the screen asks the server again. */
-const EARLY_FOR_MS = 10_000;
-
-declare global {
-  interface Window {
-    /**
-     * The GETs index.html's start-up script (scripts/start-preload.ts) sent with the saved token,
-     * while the first screen's code downloads: that screen's first request of the same path, with
-     * the same token, soon after takes the answer instead of asking again.
-     */
-    sebarEarly?: { token: string; at: number; answers: Record<string, Promise<Response>> };
-  }
-}
-
-function takeEarly(path: string, token: string): Promise<Response> | undefined {
-  const early = window.sebarEarly;
-  const answer = early?.answers[path];
-  if (!answer) return undefined;
-  delete early.answers[path];
-  return early.token === token && performance.now() - early.at < EARLY_FOR_MS ? answer : undefined;
-}
-
 export async function apiRequest<T>(path: string, options: RequestOptions = {}): Promise<T> {
   const { method = 'GET', body, query, signal, auth = true } = options;
   const headers: Record<string, string> = { accept: 'application/json', ...options.headers };
@@ -112,11 +90,10 @@ export async function apiRequest<T>(path: string, options: RequestOptions = {}):
     if (text) url += `${url.includes('?') ? '&' : '?'}${text}`;
   }
 
-  const started = method === 'GET' && !query && token ? takeEarly(path, token) : undefined;
   let response: Response;
   let text: string;
   try {
-    response = await (started ?? fetch(url, { method, headers, body: payload, signal }));
+    response = await fetch(url, { method, headers, body: payload, signal });
     text = await response.text();
   } catch (failure) {
     // A request the screen cancelled (it went away) is not a failure to report.

@@ -1,11 +1,8 @@
 // Class-name joining with Tailwind conflict resolution, used by every component.
 import { clsx, type ClassValue } from 'clsx';
-import { createTailwindMerge } from 'tailwind-merge';
-import { tailwindMergeConfig } from './tailwind-merge-config.ts';
+import { twMerge } from 'tailwind-merge';
 
-// tailwind-merge with only the class groups client/ uses (scripts/tailwind-merge-config.ts).
-const twMerge = createTailwindMerge(tailwindMergeConfig);
-
+// The theme (client/styles.css) adds only colours and a font, which twMerge's default knows.
 export function cn(...inputs: ClassValue[]): string {
   return twMerge(clsx(inputs));
 }

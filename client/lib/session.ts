@@ -21,7 +21,7 @@ function emit() {
   for (const listener of listeners) listener();
 }
 
-/** The saved session as stored, without making it the current one (main.tsx preloads with it). */
+/** The saved session as stored, without making it the current one. */
 export function readStoredSession(): Session | null {
   try {
     const token = localStorage.getItem(TOKEN_KEY);

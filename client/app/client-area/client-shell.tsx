@@ -1,26 +1,17 @@
 // The client shell (any role but super_admin): balance, theme toggle and the seven client routes.
 import { useQueryClient } from '@tanstack/react-query';
 import { Coins, Moon, Sun } from 'lucide-react';
-import { useEffect, useRef, type ComponentType } from 'react';
-import { Route, Routes, useLocation } from 'react-router';
+import { useEffect, useRef } from 'react';
+import { Outlet, useLocation } from 'react-router';
 import { Button } from '../../components/ui/button.tsx';
 import { meQueryKey, useMe } from '../../features/auth/api.ts';
 import { formatNumber } from '../../lib/format.ts';
-import { lazyComponent } from '../../lib/load-once.tsx';
 import { REFRESH_MS } from '../../lib/query-client.ts';
 import { useSession } from '../../lib/session.ts';
 import { applyTheme, useTheme } from '../../lib/theme.ts';
-import { CLIENT_PAGES, preloadPage } from '../pages.ts';
-import { CLIENT_ROUTES, titleFor, type ClientPath } from '../routes.ts';
+import { CLIENT_ROUTES, titleFor } from '../routes.ts';
 import { Avatar, Brand, ShellLayout, SidebarAccount } from '../shell/shell-layout.tsx';
 import { useSignOut } from '../shell/use-sign-out.ts';
-
-// Each screen is its own chunk (pages.ts): the blast form does not download the top-up's code.
-const PAGES = Object.fromEntries(
-  Object.entries(CLIENT_PAGES).map(([path, load]) => [path, lazyComponent(load)]),
-) as Record<ClientPath, ComponentType>;
-const Dashboard = PAGES['/'];
-const preload = (pathname: string) => preloadPage(CLIENT_PAGES, pathname);
 
 /**
  * Re-reads the balance (['me']) when the client moves to another screen, comes back to the tab,
@@ -67,7 +58,6 @@ export default function ClientShell() {
   return (
     <ShellLayout
       navLabel="Menu klien"
-      preload={preload}
       routes={CLIENT_ROUTES}
       title={titleFor(CLIENT_ROUTES, location.pathname)}
       sidebarTop={
@@ -108,13 +98,7 @@ export default function ClientShell() {
         </>
       }
     >
-      <Routes>
-        {CLIENT_ROUTES.map(({ path }) => {
-          const Page = PAGES[path];
-          return <Route key={path} path={path} element={<Page />} />;
-        })}
-        <Route path="*" element={<Dashboard />} />
-      </Routes>
+      <Outlet />
     </ShellLayout>
   );
 }

@@ -1,19 +1,15 @@
 // The frame both shells share: a sidebar (a drawer on phones), a header and the page area.
 import * as DialogPrimitive from '@radix-ui/react-dialog';
 import { LogOut, Menu, X } from 'lucide-react';
-import { Suspense, useEffect, useRef, useState, type ReactNode, type SyntheticEvent } from 'react';
+import { useEffect, useRef, useState, type ReactNode } from 'react';
 import { NavLink, useLocation } from 'react-router';
 import { Button } from '../../components/ui/button.tsx';
-import { LoadErrorBoundary } from '../../components/ui/load-error.tsx';
-import { PageSpinner } from '../../components/ui/spinner.tsx';
 import { cn } from '../../lib/cn.ts';
 import type { RouteEntry } from '../routes.ts';
 
 export interface ShellLayoutProps {
   /** Accessible name of the sidebar navigation. */
   navLabel: string;
-  /** Starts downloading the screen at a path: called when a link to it is pointed at or focused. */
-  preload: (pathname: string) => void;
   routes: readonly RouteEntry[];
   /** Shown at the top of the sidebar (brand, balance ...). */
   sidebarTop: ReactNode;
@@ -27,7 +23,6 @@ export interface ShellLayoutProps {
 
 export function ShellLayout({
   navLabel,
-  preload,
   routes,
   sidebarTop,
   sidebarBottom,
@@ -53,15 +48,6 @@ export function ShellLayout({
   }
   useDocumentTitle(title);
   useScrollToTopOnNewScreen(location.pathname);
-
-  // A screen's code downloads when a link to it is about to be followed (pointer on it, touch,
-  // keyboard focus), so the move seldom waits for it; the router keeps the old screen meanwhile.
-  const onLinkIntent = (event: SyntheticEvent) => {
-    const link = event.target instanceof Element ? event.target.closest('a[href]') : null;
-    if (link instanceof HTMLAnchorElement && link.origin === window.location.origin) {
-      preload(link.pathname);
-    }
-  };
 
   const sidebar = (
     <div className="flex h-full flex-col gap-4 p-4">
@@ -94,12 +80,7 @@ export function ShellLayout({
   );
 
   return (
-    <div
-      className="flex min-h-screen bg-background text-foreground"
-      onPointerOver={onLinkIntent}
-      onTouchStart={onLinkIntent}
-      onFocus={onLinkIntent}
-    >
+    <div className="flex min-h-screen bg-background text-foreground">
       <SkipLink />
       <aside className="sticky top-0 hidden h-screen w-64 shrink-0 border-r bg-sidebar lg:block">
         {sidebar}
@@ -163,11 +144,7 @@ export function ShellLayout({
           tabIndex={-1}
           className="w-full max-w-7xl flex-1 p-4 focus:outline-none sm:p-6 lg:p-8"
         >
-          {/* A screen not downloaded yet, outside a route change (which keeps the old screen). A
-              screen that failed shows the load error in its place; the sidebar still leads on. */}
-          <LoadErrorBoundary resetKey={location.pathname}>
-            <Suspense fallback={<PageSpinner />}>{children}</Suspense>
-          </LoadErrorBoundary>
+          {children}
         </main>
       </div>
     </div>

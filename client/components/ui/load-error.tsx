@@ -30,16 +30,21 @@ export class LoadErrorBoundary extends Component<Props, { failed: boolean; reset
 
   override render() {
     if (!this.state.failed) return this.props.children;
-    return (
-      <div role="alert" className={this.props.className}>
-        <EmptyState
-          icon={TriangleAlert}
-          title={LOAD_ERROR_TITLE}
-          description={LOAD_ERROR_TEXT}
-          // A reload also fetches the page anew: after an update it names the new files.
-          action={<Button onClick={() => window.location.reload()}>Muat Ulang</Button>}
-        />
-      </div>
-    );
+    return <LoadError className={this.props.className} />;
   }
+}
+
+/** The load error itself: also what the router shows for a screen whose code did not come. */
+export function LoadError({ className }: { className?: string }) {
+  return (
+    <div role="alert" className={className}>
+      <EmptyState
+        icon={TriangleAlert}
+        title={LOAD_ERROR_TITLE}
+        description={LOAD_ERROR_TEXT}
+        // A reload also fetches the page anew: after an update it names the new files.
+        action={<Button onClick={() => window.location.reload()}>Muat Ulang</Button>}
+      />
+    </div>
+  );
 }

@@ -1,19 +1,21 @@
 // Sign-in and the signed-in user (GET /auth/me under query key ['me']).
-import { useQuery } from '@tanstack/react-query';
+import { queryOptions, useQuery } from '@tanstack/react-query';
 import type { User } from '../../../common/auth.ts';
 import { api } from '../../lib/api-client.ts';
 import { updateSessionUser } from '../../lib/session.ts';
 
 export const meQueryKey = ['me'] as const;
 
+export const meQuery = queryOptions({
+  queryKey: meQueryKey,
+  queryFn: async ({ signal }) => {
+    const user = await api.get<User>('/auth/me', { signal });
+    updateSessionUser(user);
+    return user;
+  },
+});
+
 /** The signed-in user with a fresh balance; invalidate ['me'] after anything that moves points. */
 export function useMe() {
-  return useQuery({
-    queryKey: meQueryKey,
-    queryFn: async ({ signal }) => {
-      const user = await api.get<User>('/auth/me', { signal });
-      updateSessionUser(user);
-      return user;
-    },
-  });
+  return useQuery(meQuery);
 }

@@ -1,15 +1,16 @@
 // The client dashboard's figures (GET /client/dashboard), refreshed every 30 seconds.
-import { useQuery } from '@tanstack/react-query';
+import { queryOptions, useQuery } from '@tanstack/react-query';
 import type { ClientDashboard } from '../../../common/dashboard.ts';
 import { api } from '../../lib/api-client.ts';
 import { REFRESH_MS } from '../../lib/query-client.ts';
 
 export const clientDashboardKey = ['client', 'dashboard'] as const;
 
+export const clientDashboardQuery = queryOptions({
+  queryKey: clientDashboardKey,
+  queryFn: ({ signal }) => api.get<ClientDashboard>('/client/dashboard', { signal }),
+});
+
 export function useClientDashboard() {
-  return useQuery({
-    queryKey: clientDashboardKey,
-    queryFn: ({ signal }) => api.get<ClientDashboard>('/client/dashboard', { signal }),
-    refetchInterval: REFRESH_MS,
-  });
+  return useQuery({ ...clientDashboardQuery, refetchInterval: REFRESH_MS });
 }

@@ -1,11 +1,13 @@
 // The price tiers as clients read them (GET /pricing), to price a top-up.
-import { useQuery } from '@tanstack/react-query';
+import { queryOptions, useQuery } from '@tanstack/react-query';
 import type { PricingTier } from '../../../common/pricing.ts';
 import { api } from '../../lib/api-client.ts';
 
+export const pricingQuery = queryOptions({
+  queryKey: ['pricing'],
+  queryFn: ({ signal }) => api.get<PricingTier[]>('/pricing', { signal }),
+});
+
 export function usePricing() {
-  return useQuery({
-    queryKey: ['pricing'],
-    queryFn: ({ signal }) => api.get<PricingTier[]>('/pricing', { signal }),
-  });
+  return useQuery(pricingQuery);
 }

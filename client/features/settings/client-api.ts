@@ -1,15 +1,17 @@
 // Settings as a client reads them (payment details, QR, image switch) and the QR fallback.
-import { useQuery } from '@tanstack/react-query';
+import { queryOptions, useQuery } from '@tanstack/react-query';
 import type { Settings } from '../../../common/settings.ts';
 import type { QrDataSchema } from '../../../common/settings.ts';
 import type { z } from '../../../common/zod.ts';
 import { api } from '../../lib/api-client.ts';
 
+export const publicSettingsQuery = queryOptions({
+  queryKey: ['public', 'settings'],
+  queryFn: ({ signal }) => api.get<Settings>('/public/settings', { signal }),
+});
+
 export function usePublicSettings() {
-  return useQuery({
-    queryKey: ['public', 'settings'],
-    queryFn: ({ signal }) => api.get<Settings>('/public/settings', { signal }),
-  });
+  return useQuery(publicSettingsQuery);
 }
 
 /** SPEC's fallback when the QR image does not load: its data from GET /admin/qr-data/{filename}. */

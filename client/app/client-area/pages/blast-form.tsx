@@ -31,7 +31,6 @@ import { useSendBlast } from '../../../features/blasts/use-send-blast.tsx';
 import { usePublicSettings } from '../../../features/settings/client-api.ts';
 import { formatNumber } from '../../../lib/format.ts';
 import { useSession } from '../../../lib/session.ts';
-import { CLIENT_PAGES, preloadPage } from '../../pages.ts';
 
 const MESSAGE_ID = 'blast-message';
 const FIELD_IDS: Record<BlastField, string> = { message: MESSAGE_ID, numbers: BLAST_NUMBERS_ID };
@@ -71,7 +70,7 @@ export default function BlastFormPage() {
       });
     }
     // Hasil Blast comes next: its code downloads while the blast is being sent.
-    preloadPage(CLIENT_PAGES, '/blast-results');
+    import('./blast-results.tsx').catch(() => undefined);
     const sent = await send({
       message,
       numbers: analysis.unique,
