@@ -1,5 +1,6 @@
 // One lint config: TypeScript rules plus the import direction (common <- server, common <- client).
 import js from '@eslint/js';
+import reactHooks from 'eslint-plugin-react-hooks';
 import tseslint from 'typescript-eslint';
 
 const forbid = (patterns, message) => ({
@@ -34,5 +35,10 @@ export default tseslint.config(
   {
     files: ['client/**'],
     rules: forbid(['**/server/**'], 'client/ never imports server/'),
+  },
+  {
+    // The rules of hooks (and the React Compiler's checks that come with them) on the client.
+    files: ['client/**'],
+    ...reactHooks.configs.flat.recommended,
   },
 );
