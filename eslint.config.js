@@ -2,6 +2,7 @@
 // routes -> services, pages -> features).
 import js from '@eslint/js';
 import importX from 'eslint-plugin-import-x';
+import reactHooks from 'eslint-plugin-react-hooks';
 import tseslint from 'typescript-eslint';
 
 const forbid = (patterns, message) => ({
@@ -61,5 +62,10 @@ export default tseslint.config(
         },
       ],
     },
+  },
+  {
+    // The rules of hooks (and the React Compiler's checks that come with them) on the client.
+    files: ['client/**'],
+    ...reactHooks.configs.flat.recommended,
   },
 );

@@ -90,9 +90,12 @@ export type BlastPage = z.infer<typeof BlastPageSchema>;
 
 export const BlastQuerySchema = z.object({ status: z.enum(BLAST_STATUSES).optional() });
 
+export const RESULT_SUM_ZERO_MESSAGE = 'Total hasil harus lebih dari 0';
+
 /** Sum rules of the admin result form (SPEC section 5). */
 export function resultSumMessage(sum: number, total: number): string {
   if (sum > total) return `Total hasil (${sum}) melebihi total nomor (${total})!`;
+  if (sum <= 0) return RESULT_SUM_ZERO_MESSAGE;
   if (sum === total) return 'Total hasil sudah sesuai dengan total nomor';
   return `Sisa ${total - sum} nomor belum diinput`;
 }

@@ -23,8 +23,6 @@ import { failureText } from '../../lib/api-client.ts';
 import { formatNumber } from '../../lib/format.ts';
 import { useSubmitBlastResult } from './admin-api.ts';
 
-const SUM_ZERO_MESSAGE = 'Total hasil harus lebih dari 0';
-
 type CountName = 'successful_count' | 'failed_count' | 'no_wa_count';
 const COUNT_FIELDS: { name: CountName; label: string; id: string }[] = [
   { name: 'successful_count', label: 'Berhasil', id: 'result-success' },
@@ -38,6 +36,76 @@ function parseCount(text: string): number | null {
   if (trimmed === '') return 0;
   const value = Number(trimmed);
   return Number.isInteger(value) && value >= 0 ? value : null;
+}
+
+type Counts<Value> = Record<CountName, Value>;
+
+function CountFields(props: {
+  counts: Counts<string>;
+  parsed: Counts<number | null>;
+  over: boolean;
+  total: number;
+  onChange: (name: CountName, value: string) => void;
+}) {
+  return (
+    <div className="grid items-start gap-4 sm:grid-cols-3">
+      {COUNT_FIELDS.map(({ name, label, id }) => (
+        <Field key={name} id={id} label={label}>
+          <Input
+            id={id}
+            type="number"
+            inputMode="numeric"
+            min={0}
+            max={props.total}
+            step={1}
+            value={props.counts[name]}
+            aria-invalid={props.over || props.parsed[name] === null}
+            aria-describedby="result-sum"
+            onChange={(event) => props.onChange(name, event.target.value)}
+          />
+        </Field>
+      ))}
+    </div>
+  );
+}
+
+/** What the counts come to, as typed: SPEC's sum message, then the total and the refund. */
+function ResultSum(props: {
+  allValid: boolean;
+  sum: number;
+  total: number;
+  refund: number;
+  /** The saved refund when editing a result, else null. */
+  previousRefund: number | null;
+}) {
+  const { allValid, sum, total, refund, previousRefund } = props;
+  const over = sum > total;
+  const message = resultSumMessage(sum, total);
+  return (
+    <>
+      <div id="result-sum" data-result-sum="">
+        {!allValid ? (
+          <Alert variant="destructive">Jumlah harus bilangan bulat 0 atau lebih</Alert>
+        ) : (
+          <Alert
+            variant={over || sum === 0 ? 'destructive' : sum === total ? 'success' : 'warning'}
+          >
+            {message}
+          </Alert>
+        )}
+      </div>
+      {allValid && !over && (
+        <p className="text-sm text-muted-foreground" data-result-refund="">
+          Total: <strong className="text-foreground">{formatNumber(sum)}</strong> dari{' '}
+          {formatNumber(total)} nomor · Refund:{' '}
+          <strong className="text-foreground">{formatNumber(refund)} poin</strong>
+          {previousRefund !== null && refund !== previousRefund && (
+            <> (sebelumnya {formatNumber(previousRefund)} poin)</>
+          )}
+        </p>
+      )}
+    </>
+  );
 }
 
 export function AdminBlastResultDialog({ blast, onClose }: { blast: Blast; onClose: () => void }) {
@@ -87,7 +155,6 @@ export function AdminBlastResultDialog({ blast, onClose }: { blast: Blast; onClo
     }
   };
 
-  const sumMessage = resultSumMessage(sum, total);
   return (
     <Dialog open onOpenChange={(open) => !open && !submit.isPending && onClose()}>
       <DialogContent>
@@ -100,52 +167,20 @@ export function AdminBlastResultDialog({ blast, onClose }: { blast: Blast; onClo
           </DialogDescription>
         </DialogHeader>
         <form onSubmit={onSubmit} noValidate className="grid gap-4">
-          <div className="grid items-start gap-4 sm:grid-cols-3">
-            {COUNT_FIELDS.map(({ name, label, id }) => {
-              const invalid = over || parsed[name] === null;
-              return (
-                <Field key={name} id={id} label={label}>
-                  <Input
-                    id={id}
-                    type="number"
-                    inputMode="numeric"
-                    min={0}
-                    max={total}
-                    step={1}
-                    value={counts[name]}
-                    aria-invalid={invalid}
-                    aria-describedby="result-sum"
-                    onChange={(event) =>
-                      setCounts((current) => ({ ...current, [name]: event.target.value }))
-                    }
-                  />
-                </Field>
-              );
-            })}
-          </div>
-          <div id="result-sum" data-result-sum="">
-            {!allValid ? (
-              <Alert variant="destructive">Jumlah harus bilangan bulat 0 atau lebih</Alert>
-            ) : over ? (
-              <Alert variant="destructive">{sumMessage}</Alert>
-            ) : sum === 0 ? (
-              <Alert variant="destructive">{SUM_ZERO_MESSAGE}</Alert>
-            ) : sum === total ? (
-              <Alert variant="success">{sumMessage}</Alert>
-            ) : (
-              <Alert variant="warning">{sumMessage}</Alert>
-            )}
-          </div>
-          {allValid && !over && (
-            <p className="text-sm text-muted-foreground" data-result-refund="">
-              Total: <strong className="text-foreground">{formatNumber(sum)}</strong> dari{' '}
-              {formatNumber(total)} nomor · Refund:{' '}
-              <strong className="text-foreground">{formatNumber(refund)} poin</strong>
-              {editing && refund !== blast.refund_points && (
-                <> (sebelumnya {formatNumber(blast.refund_points)} poin)</>
-              )}
-            </p>
-          )}
+          <CountFields
+            counts={counts}
+            parsed={parsed}
+            over={over}
+            total={total}
+            onChange={(name, value) => setCounts((current) => ({ ...current, [name]: value }))}
+          />
+          <ResultSum
+            allValid={allValid}
+            sum={sum}
+            total={total}
+            refund={refund}
+            previousRefund={editing ? blast.refund_points : null}
+          />
           <Field id="result-notes" label="Catatan Admin (opsional)">
             <Textarea
               id="result-notes"

@@ -1,7 +1,7 @@
 // Form Blast's optional image: the picker, refused at once when not an image or over 5 MB; the
 // preview with name, size and remove. Focus follows the control that replaces the one used.
 import { ImageOff, ImagePlus, LoaderCircle, Trash2 } from 'lucide-react';
-import { useEffect, useState } from 'react';
+import { useState } from 'react';
 import { formatMegabytes } from '../../../common/format.ts';
 import {
   IMAGE_SIZE_MESSAGE,
@@ -10,6 +10,7 @@ import {
 } from '../../../common/upload-rules.ts';
 import { Button } from '../../components/ui/button.tsx';
 import { toastError } from '../../components/ui/toast.ts';
+import { useDataUrl } from '../../components/ui/use-data-url.ts';
 import { cn } from '../../lib/cn.ts';
 
 const INPUT_ID = 'blast-image';
@@ -111,25 +112,20 @@ type PreviewState =
   | { status: 'failed' };
 
 /**
- * The image as a data URL, not a blob: URL, which the server's Content-Security-Policy (img-src)
- * refuses. 'loading' while the file is read and decoded, 'failed' when it cannot be shown.
+ * The image's preview: 'loading' while the file is read and decoded, 'ready' once the browser
+ * has drawn it, 'failed' when it cannot be shown. The decoded outcome is kept per data URL.
  */
 function usePreview(image: File) {
-  const [preview, setPreview] = useState<PreviewState>({ status: 'loading', url: null });
-  useEffect(() => {
-    setPreview({ status: 'loading', url: null });
-    const reader = new FileReader();
-    reader.onload = () =>
-      setPreview(
-        typeof reader.result === 'string'
-          ? { status: 'loading', url: reader.result }
-          : { status: 'failed' },
-      );
-    reader.onerror = () => setPreview({ status: 'failed' });
-    reader.readAsDataURL(image);
-    return () => reader.abort();
-  }, [image]);
-  return [preview, setPreview] as const;
+  const url = useDataUrl(image);
+  const [decoded, setDecoded] = useState<{ url: string; ok: boolean } | null>(null);
+  let preview: PreviewState;
+  if (url === 'error') preview = { status: 'failed' };
+  else if (url === null || decoded?.url !== url) preview = { status: 'loading', url };
+  else preview = decoded.ok ? { status: 'ready', url } : { status: 'failed' };
+  const settle = (ok: boolean) => {
+    if (url !== null && url !== 'error') setDecoded({ url, ok });
+  };
+  return [preview, settle] as const;
 }
 
 function ImagePreview({
@@ -143,7 +139,7 @@ function ImagePreview({
   disabled: boolean;
   onRemove: () => void;
 }) {
-  const [preview, setPreview] = usePreview(image);
+  const [preview, settle] = usePreview(image);
   return (
     <div
       className="flex flex-col gap-3 rounded-lg border p-3 sm:flex-row sm:items-center"
@@ -169,8 +165,8 @@ function ImagePreview({
               <img
                 src={preview.url}
                 alt="Pratinjau gambar blast"
-                onLoad={() => setPreview({ status: 'ready', url: preview.url! })}
-                onError={() => setPreview({ status: 'failed' })}
+                onLoad={() => settle(true)}
+                onError={() => settle(false)}
                 className={cn(
                   'absolute inset-0 size-full object-contain',
                   preview.status === 'loading' && 'invisible',

@@ -13,14 +13,14 @@ import {
   XCircle,
 } from 'lucide-react';
 import { useState } from 'react';
-import type { Blast } from '../../../../common/blasts.ts';
+import type { Blast, BlastPage } from '../../../../common/blasts.ts';
 import { Badge } from '../../../components/ui/badge.tsx';
 import { Button } from '../../../components/ui/button.tsx';
 import { ConfirmDialog } from '../../../components/ui/confirm-dialog.tsx';
-import { DataTable, type DataTableColumn } from '../../../components/ui/data-table.tsx';
+import type { DataTableColumn } from '../../../components/ui/data-table.tsx';
 import { EmptyState } from '../../../components/ui/empty-state.tsx';
 import { PageHeader } from '../../../components/ui/page-header.tsx';
-import { Pagination } from '../../../components/ui/pagination.tsx';
+import { PagedTable } from '../../../components/ui/paged-table.tsx';
 import { StatCard } from '../../../components/ui/stat-card.tsx';
 import { toastError, toastSuccess } from '../../../components/ui/toast.ts';
 import {
@@ -71,33 +71,65 @@ function ResultCell({ blast }: { blast: Blast }) {
   }
 }
 
-export default function AdminBlastResultsPage() {
-  const [page, setPage] = useState(1);
-  const blasts = useAdminBlasts(page);
-  const reject = useRejectBlast();
-  useLoadErrorToast(blasts, 'Gagal memuat blast requests');
-  useClampedPage(page, setPage, blasts.data, BLASTS_PAGE_SIZE);
-  const [detail, setDetail] = useState<Blast | null>(null);
-  const [resultFor, setResultFor] = useState<Blast | null>(null);
-  const [confirmEdit, setConfirmEdit] = useState<Blast | null>(null);
-  const [rejecting, setRejecting] = useState<Blast | null>(null);
-  const summary = blasts.data?.summary;
-  const count = (n: number | undefined) => (n === undefined ? '-' : formatNumber(n));
+interface BlastActionHandlers {
+  detail: (blast: Blast) => void;
+  result: (blast: Blast) => void;
+  reject: (blast: Blast) => void;
+  editResult: (blast: Blast) => void;
+}
 
-  const onReject = async () => {
-    if (!rejecting) return;
-    try {
-      await reject.mutateAsync(rejecting.id);
-      toastSuccess(
-        `Blast request berhasil ditolak. ${formatNumber(rejecting.points_used)} poin dikembalikan ke ${rejecting.username}.`,
-      );
-      setRejecting(null);
-    } catch (error) {
-      toastError(failureText(error, 'Gagal menolak blast request'));
-    }
-  };
+/** Detail always; Input Hasil and Tolak while pending; Edit Hasil once completed. */
+function BlastActions({ blast, act }: { blast: Blast; act: BlastActionHandlers }) {
+  return (
+    <div className="grid w-32 gap-1.5 [&>button]:w-full [&>button]:justify-start">
+      <Button
+        size="sm"
+        variant="outline"
+        aria-label={actionName('Detail', blast)}
+        onClick={() => act.detail(blast)}
+      >
+        <Eye aria-hidden />
+        Detail
+      </Button>
+      {blast.status === 'pending' && (
+        <Button
+          size="sm"
+          aria-label={actionName('Input Hasil', blast)}
+          onClick={() => act.result(blast)}
+        >
+          <ListChecks aria-hidden />
+          Input Hasil
+        </Button>
+      )}
+      {blast.status === 'pending' && (
+        <Button
+          size="sm"
+          variant="outline"
+          className="text-destructive hover:bg-destructive-soft"
+          aria-label={actionName('Tolak', blast)}
+          onClick={() => act.reject(blast)}
+        >
+          <XCircle aria-hidden />
+          Tolak
+        </Button>
+      )}
+      {blast.status === 'completed' && (
+        <Button
+          size="sm"
+          variant="secondary"
+          aria-label={actionName('Edit Hasil', blast)}
+          onClick={() => act.editResult(blast)}
+        >
+          <Pencil aria-hidden />
+          Edit Hasil
+        </Button>
+      )}
+    </div>
+  );
+}
 
-  const columns: DataTableColumn<Blast>[] = [
+function blastColumns(act: BlastActionHandlers): DataTableColumn<Blast>[] {
+  return [
     {
       key: 'user',
       header: 'Username',
@@ -139,54 +171,61 @@ export default function AdminBlastResultsPage() {
     {
       key: 'actions',
       header: 'Aksi',
-      cell: (b) => (
-        <div className="grid w-32 gap-1.5 [&>button]:w-full [&>button]:justify-start">
-          <Button
-            size="sm"
-            variant="outline"
-            aria-label={actionName('Detail', b)}
-            onClick={() => setDetail(b)}
-          >
-            <Eye aria-hidden />
-            Detail
-          </Button>
-          {b.status === 'pending' && (
-            <Button
-              size="sm"
-              aria-label={actionName('Input Hasil', b)}
-              onClick={() => setResultFor(b)}
-            >
-              <ListChecks aria-hidden />
-              Input Hasil
-            </Button>
-          )}
-          {b.status === 'pending' && (
-            <Button
-              size="sm"
-              variant="outline"
-              className="text-destructive hover:bg-destructive-soft"
-              aria-label={actionName('Tolak', b)}
-              onClick={() => setRejecting(b)}
-            >
-              <XCircle aria-hidden />
-              Tolak
-            </Button>
-          )}
-          {b.status === 'completed' && (
-            <Button
-              size="sm"
-              variant="secondary"
-              aria-label={actionName('Edit Hasil', b)}
-              onClick={() => setConfirmEdit(b)}
-            >
-              <Pencil aria-hidden />
-              Edit Hasil
-            </Button>
-          )}
-        </div>
-      ),
+      cell: (b) => <BlastActions blast={b} act={act} />,
     },
   ];
+}
+
+const count = (n: number | undefined) => (n === undefined ? '-' : formatNumber(n));
+
+function BlastStats({ summary }: { summary: BlastPage['summary'] | undefined }) {
+  return (
+    <section
+      aria-label="Ringkasan blast"
+      className="mb-6 grid grid-cols-2 gap-3 sm:gap-4 xl:grid-cols-4"
+    >
+      <StatCard title="Pending" value={count(summary?.pending)} icon={Clock} tone="warning" />
+      <StatCard
+        title="Selesai"
+        value={count(summary?.completed)}
+        icon={CheckCircle2}
+        tone="primary"
+      />
+      <StatCard title="Total Request" value={count(summary?.total)} icon={Send} tone="info" />
+      <StatCard
+        title="Success Rate"
+        value={summary ? `${summary.success_rate}%` : '-'}
+        description="Blast selesai dari semua request"
+        icon={Percent}
+        tone="neutral"
+      />
+    </section>
+  );
+}
+
+export default function AdminBlastResultsPage() {
+  const [page, setPage] = useState(1);
+  const blasts = useAdminBlasts(page);
+  const reject = useRejectBlast();
+  useLoadErrorToast(blasts, 'Gagal memuat blast requests');
+  useClampedPage(page, setPage, blasts.data, BLASTS_PAGE_SIZE);
+  const [detail, setDetail] = useState<Blast | null>(null);
+  const [resultFor, setResultFor] = useState<Blast | null>(null);
+  const [confirmEdit, setConfirmEdit] = useState<Blast | null>(null);
+  const [rejecting, setRejecting] = useState<Blast | null>(null);
+
+  const onReject = async () => {
+    if (!rejecting) return;
+    try {
+      await reject.mutateAsync(rejecting.id);
+      toastSuccess(
+        `Blast request berhasil ditolak. ${formatNumber(rejecting.points_used)} poin dikembalikan ke ${rejecting.username}.`,
+      );
+      setRejecting(null);
+    } catch (error) {
+      toastError(failureText(error, 'Gagal menolak blast request'));
+    }
+  };
 
   return (
     <div>
@@ -195,44 +234,26 @@ export default function AdminBlastResultsPage() {
         description="Input dan kelola hasil blast WhatsApp klien. Nomor gagal dan tanpa WhatsApp dikembalikan sebagai poin."
       />
 
-      <section
-        aria-label="Ringkasan blast"
-        className="mb-6 grid grid-cols-2 gap-3 sm:gap-4 xl:grid-cols-4"
-      >
-        <StatCard title="Pending" value={count(summary?.pending)} icon={Clock} tone="warning" />
-        <StatCard
-          title="Selesai"
-          value={count(summary?.completed)}
-          icon={CheckCircle2}
-          tone="primary"
-        />
-        <StatCard title="Total Request" value={count(summary?.total)} icon={Send} tone="info" />
-        <StatCard
-          title="Success Rate"
-          value={summary ? `${summary.success_rate}%` : '-'}
-          description="Blast selesai dari semua request"
-          icon={Percent}
-          tone="neutral"
-        />
-      </section>
+      <BlastStats summary={blasts.data?.summary} />
 
-      <DataTable
+      <PagedTable
         stacked
         label="Daftar blast request"
-        columns={compact(columns)}
-        rows={blasts.data?.items}
-        rowKey={(b) => b.id}
-        loading={blasts.isPending}
-        error={blasts.isError && !blasts.data}
-        errorText="Gagal memuat blast requests"
-        onRetry={() => void blasts.refetch()}
-        empty={<EmptyState icon={BarChart3} title="Belum ada blast request" />}
-      />
-      <Pagination
+        columns={compact(
+          blastColumns({
+            detail: setDetail,
+            result: setResultFor,
+            reject: setRejecting,
+            editResult: setConfirmEdit,
+          }),
+        )}
+        query={blasts}
         page={page}
-        total={blasts.data?.total ?? 0}
         pageSize={BLASTS_PAGE_SIZE}
         onPageChange={setPage}
+        rowKey={(b) => b.id}
+        errorText="Gagal memuat blast requests"
+        empty={<EmptyState icon={BarChart3} title="Belum ada blast request" />}
       />
 
       {detail && (

@@ -1,7 +1,15 @@
 // Notepad (/notes): the admin's notes with create and edit dialogs and a delete confirmation.
-import { NotebookPen, Pencil, Plus, Trash2 } from 'lucide-react';
+import { zodResolver } from '@hookform/resolvers/zod';
+import { NotebookPen, Plus } from 'lucide-react';
 import { useState, type FormEvent } from 'react';
-import { NOTE_REQUIRED_MESSAGE, type Note, type NoteInput } from '../../../../common/notes.ts';
+import { useForm, type FieldErrors } from 'react-hook-form';
+import {
+  NOTE_REQUIRED_MESSAGE,
+  NoteInputSchema,
+  type Note,
+  type NoteInput,
+} from '../../../../common/notes.ts';
+import type { z } from '../../../../common/zod.ts';
 import { Alert } from '../../../components/ui/alert.tsx';
 import { Button } from '../../../components/ui/button.tsx';
 import { ConfirmDialog } from '../../../components/ui/confirm-dialog.tsx';
@@ -16,6 +24,7 @@ import {
 } from '../../../components/ui/dialog.tsx';
 import { EmptyState } from '../../../components/ui/empty-state.tsx';
 import { Input, Textarea } from '../../../components/ui/input.tsx';
+import { RowEditActions } from '../../../components/ui/inline-editor.tsx';
 import { Field } from '../../../components/ui/label.tsx';
 import { PageHeader } from '../../../components/ui/page-header.tsx';
 import { toastError, toastSuccess } from '../../../components/ui/toast.ts';
@@ -33,6 +42,8 @@ const PREVIEW_LENGTH = 100;
 const preview = (content: string) =>
   content.length > PREVIEW_LENGTH ? `${content.slice(0, PREVIEW_LENGTH)}...` : content;
 
+const EMPTY_NOTE = { title: '', content: '' };
+
 interface NoteDialogProps {
   /** 'create' or the note being edited. */
   mode: 'create' | Note;
@@ -46,19 +57,14 @@ function NoteDialog({ mode, open, onOpenChange }: NoteDialogProps) {
   const update = useUpdateNote();
   const editing = mode !== 'create';
   const prefix = editing ? 'edit-note' : 'new-note';
-  const [title, setTitle] = useState(editing ? mode.title : '');
-  const [content, setContent] = useState(editing ? mode.content : '');
-  const [invalid, setInvalid] = useState(false);
+  const form = useForm<z.input<typeof NoteInputSchema>, unknown, NoteInput>({
+    resolver: zodResolver(NoteInputSchema),
+    defaultValues: editing ? { title: mode.title, content: mode.content } : EMPTY_NOTE,
+  });
+  const { errors } = form.formState;
   const busy = create.isPending || update.isPending;
 
-  const onSubmit = async (event: FormEvent) => {
-    event.preventDefault();
-    const input: NoteInput = { title: title.trim(), content: content.trim() };
-    if (!input.title || !input.content) {
-      setInvalid(true);
-      toastError(NOTE_REQUIRED_MESSAGE);
-      return;
-    }
+  const submit = async (input: NoteInput) => {
     try {
       if (editing) {
         await update.mutateAsync({ id: mode.id, input });
@@ -72,9 +78,10 @@ function NoteDialog({ mode, open, onOpenChange }: NoteDialogProps) {
       toastError(errorMessage(error, editing ? 'Gagal update catatan' : 'Gagal membuat catatan'));
     }
   };
-
-  const titleError = invalid && !title.trim() ? NOTE_REQUIRED_MESSAGE : undefined;
-  const contentError = invalid && !content.trim() ? NOTE_REQUIRED_MESSAGE : undefined;
+  const refused = (found: FieldErrors<NoteInput>) =>
+    toastError(found.title?.message ?? found.content?.message ?? NOTE_REQUIRED_MESSAGE);
+  const onSubmit = (event: FormEvent<HTMLFormElement>) => form.handleSubmit(submit, refused)(event);
+  const problem = errors.title?.message ?? errors.content?.message;
 
   return (
     <Dialog open={open} onOpenChange={(next) => !busy && onOpenChange(next)}>
@@ -86,27 +93,23 @@ function NoteDialog({ mode, open, onOpenChange }: NoteDialogProps) {
           </DialogDescription>
         </DialogHeader>
         <form onSubmit={onSubmit} noValidate className="grid gap-4">
-          {invalid && (titleError || contentError) && (
-            <Alert variant="destructive">{NOTE_REQUIRED_MESSAGE}</Alert>
-          )}
+          {problem && <Alert variant="destructive">{problem}</Alert>}
           <Field id={`${prefix}-title`} label="Judul" required>
             <Input
               id={`${prefix}-title`}
-              value={title}
               maxLength={200}
               placeholder="Judul catatan"
-              aria-invalid={!!titleError}
-              onChange={(event) => setTitle(event.target.value)}
+              aria-invalid={!!errors.title}
+              {...form.register('title')}
             />
           </Field>
           <Field id={`${prefix}-content`} label="Konten" required>
             <Textarea
               id={`${prefix}-content`}
-              value={content}
               rows={10}
               placeholder="Tulis isi catatan di sini..."
-              aria-invalid={!!contentError}
-              onChange={(event) => setContent(event.target.value)}
+              aria-invalid={!!errors.content}
+              {...form.register('content')}
             />
           </Field>
           <DialogFooter>
@@ -123,26 +126,11 @@ function NoteDialog({ mode, open, onOpenChange }: NoteDialogProps) {
   );
 }
 
-export default function AdminNotesPage() {
-  const notes = useNotes();
-  const remove = useDeleteNote();
-  useLoadErrorToast(notes, 'Gagal memuat catatan');
-  const [creating, setCreating] = useState(false);
-  const [editing, setEditing] = useState<Note | null>(null);
-  const [deleting, setDeleting] = useState<Note | null>(null);
-
-  const onDelete = async () => {
-    if (!deleting) return;
-    try {
-      await remove.mutateAsync(deleting.id);
-      toastSuccess(`Catatan "${deleting.title}" berhasil dihapus`);
-      setDeleting(null);
-    } catch (error) {
-      toastError(errorMessage(error, 'Gagal hapus catatan'));
-    }
-  };
-
-  const columns: DataTableColumn<Note>[] = [
+function noteColumns(
+  onEdit: (note: Note) => void,
+  onDelete: (note: Note) => void,
+): DataTableColumn<Note>[] {
+  return [
     {
       key: 'title',
       header: 'Judul',
@@ -175,28 +163,36 @@ export default function AdminNotesPage() {
       header: 'Aksi',
       className: 'w-28 text-right',
       cell: (n) => (
-        <div className="flex justify-end gap-1">
-          <Button
-            variant="ghost"
-            size="icon-sm"
-            aria-label={`Edit catatan ${n.title}`}
-            onClick={() => setEditing(n)}
-          >
-            <Pencil aria-hidden />
-          </Button>
-          <Button
-            variant="ghost"
-            size="icon-sm"
-            className="text-destructive hover:bg-destructive-soft"
-            aria-label={`Hapus catatan ${n.title}`}
-            onClick={() => setDeleting(n)}
-          >
-            <Trash2 aria-hidden />
-          </Button>
-        </div>
+        <RowEditActions
+          editLabel={`Edit catatan ${n.title}`}
+          deleteLabel={`Hapus catatan ${n.title}`}
+          onEdit={() => onEdit(n)}
+          onDelete={() => onDelete(n)}
+          deleting={false}
+        />
       ),
     },
   ];
+}
+
+export default function AdminNotesPage() {
+  const notes = useNotes();
+  const remove = useDeleteNote();
+  useLoadErrorToast(notes, 'Gagal memuat catatan');
+  const [creating, setCreating] = useState(false);
+  const [editing, setEditing] = useState<Note | null>(null);
+  const [deleting, setDeleting] = useState<Note | null>(null);
+
+  const onDelete = async () => {
+    if (!deleting) return;
+    try {
+      await remove.mutateAsync(deleting.id);
+      toastSuccess(`Catatan "${deleting.title}" berhasil dihapus`);
+      setDeleting(null);
+    } catch (error) {
+      toastError(errorMessage(error, 'Gagal hapus catatan'));
+    }
+  };
 
   return (
     <div>
@@ -214,7 +210,7 @@ export default function AdminNotesPage() {
       <DataTable
         stacked
         label="Daftar catatan"
-        columns={columns}
+        columns={noteColumns(setEditing, setDeleting)}
         rows={notes.data}
         rowKey={(n) => n.id}
         loading={notes.isPending}

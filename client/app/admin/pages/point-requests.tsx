@@ -1,14 +1,18 @@
 // Form Poin (/point-requests): clients' top-up requests, approved or rejected by the admin.
 import { Check, CheckCircle2, Clock, ExternalLink, Wallet, X, XCircle } from 'lucide-react';
 import { useState } from 'react';
-import type { PointRequest, PointRequestStatus } from '../../../../common/points.ts';
+import type {
+  PointRequest,
+  PointRequestPage,
+  PointRequestStatus,
+} from '../../../../common/points.ts';
 import { Badge, type BadgeProps } from '../../../components/ui/badge.tsx';
 import { Button } from '../../../components/ui/button.tsx';
 import { ConfirmDialog } from '../../../components/ui/confirm-dialog.tsx';
-import { DataTable, type DataTableColumn } from '../../../components/ui/data-table.tsx';
+import type { DataTableColumn } from '../../../components/ui/data-table.tsx';
 import { EmptyState } from '../../../components/ui/empty-state.tsx';
 import { PageHeader } from '../../../components/ui/page-header.tsx';
-import { Pagination } from '../../../components/ui/pagination.tsx';
+import { PagedTable } from '../../../components/ui/paged-table.tsx';
 import { StatCard } from '../../../components/ui/stat-card.tsx';
 import { toastError, toastSuccess } from '../../../components/ui/toast.ts';
 import {
@@ -51,36 +55,11 @@ const STATUS: Record<PointRequestStatus, { label: string; variant: BadgeProps['v
   rejected: { label: 'Ditolak', variant: 'destructive' },
 };
 
-export default function AdminPointRequestsPage() {
-  const [page, setPage] = useState(1);
-  const requests = useAdminPointRequests(page);
-  const decide = useDecidePointRequest();
-  useLoadErrorToast(requests, 'Gagal memuat request poin');
-  useClampedPage(page, setPage, requests.data, POINT_REQUESTS_PAGE_SIZE);
-  const summary = requests.data?.summary;
-  const count = (n: number | undefined) => (n === undefined ? '-' : formatNumber(n));
-
-  // Approve and Reject ask first: the decision is final and approval credits the points.
-  const [pending, setPending] = useState<Decision | null>(null);
-  const onDecide = async ({ request, action }: Decision) => {
-    try {
-      await decide.mutateAsync({ id: request.id, action });
-      toastSuccess(
-        action === 'approve' ? 'Request poin berhasil diapprove' : 'Request poin berhasil direject',
-      );
-    } catch (error) {
-      toastError(
-        failureText(
-          error,
-          action === 'approve' ? 'Gagal approve request poin' : 'Gagal reject request poin',
-        ),
-      );
-    } finally {
-      setPending(null);
-    }
-  };
-
-  const columns: DataTableColumn<PointRequest>[] = [
+function requestColumns(
+  ask: (decision: Decision) => void,
+  deciding: boolean,
+): DataTableColumn<PointRequest>[] {
+  return [
     {
       key: 'user',
       header: 'Username',
@@ -141,9 +120,9 @@ export default function AdminPointRequestsPage() {
           <div className="flex gap-2">
             <Button
               size="sm"
-              disabled={decide.isPending}
+              disabled={deciding}
               aria-label={`Approve request ${formatNumber(r.points_requested)} poin dari ${r.username}`}
-              onClick={() => setPending({ request: r, action: 'approve' })}
+              onClick={() => ask({ request: r, action: 'approve' })}
             >
               <Check aria-hidden />
               Approve
@@ -151,9 +130,9 @@ export default function AdminPointRequestsPage() {
             <Button
               size="sm"
               variant="destructive"
-              disabled={decide.isPending}
+              disabled={deciding}
               aria-label={`Reject request ${formatNumber(r.points_requested)} poin dari ${r.username}`}
-              onClick={() => setPending({ request: r, action: 'reject' })}
+              onClick={() => ask({ request: r, action: 'reject' })}
             >
               <X aria-hidden />
               Reject
@@ -166,6 +145,59 @@ export default function AdminPointRequestsPage() {
         ),
     },
   ];
+}
+
+const count = (n: number | undefined) => (n === undefined ? '-' : formatNumber(n));
+
+function RequestStats({ summary }: { summary: PointRequestPage['summary'] | undefined }) {
+  return (
+    <section aria-label="Ringkasan request poin" className="mb-6 grid gap-4 sm:grid-cols-3">
+      <StatCard title="Pending" value={count(summary?.pending)} icon={Clock} tone="warning" />
+      <StatCard
+        title="Disetujui"
+        value={count(summary?.approved)}
+        description={
+          summary ? `${formatNumber(summary.approved_points)} poin disetujui` : undefined
+        }
+        icon={CheckCircle2}
+        tone="primary"
+      />
+      <StatCard
+        title="Ditolak"
+        value={count(summary?.rejected)}
+        icon={XCircle}
+        tone="destructive"
+      />
+    </section>
+  );
+}
+
+export default function AdminPointRequestsPage() {
+  const [page, setPage] = useState(1);
+  const requests = useAdminPointRequests(page);
+  const decide = useDecidePointRequest();
+  useLoadErrorToast(requests, 'Gagal memuat request poin');
+  useClampedPage(page, setPage, requests.data, POINT_REQUESTS_PAGE_SIZE);
+
+  // Approve and Reject ask first: the decision is final and approval credits the points.
+  const [pending, setPending] = useState<Decision | null>(null);
+  const onDecide = async ({ request, action }: Decision) => {
+    try {
+      await decide.mutateAsync({ id: request.id, action });
+      toastSuccess(
+        action === 'approve' ? 'Request poin berhasil diapprove' : 'Request poin berhasil direject',
+      );
+    } catch (error) {
+      toastError(
+        failureText(
+          error,
+          action === 'approve' ? 'Gagal approve request poin' : 'Gagal reject request poin',
+        ),
+      );
+    } finally {
+      setPending(null);
+    }
+  };
 
   return (
     <div>
@@ -174,42 +206,19 @@ export default function AdminPointRequestsPage() {
         description="Periksa bukti transfer lalu approve atau reject request top-up poin klien."
       />
 
-      <section aria-label="Ringkasan request poin" className="mb-6 grid gap-4 sm:grid-cols-3">
-        <StatCard title="Pending" value={count(summary?.pending)} icon={Clock} tone="warning" />
-        <StatCard
-          title="Disetujui"
-          value={count(summary?.approved)}
-          description={
-            summary ? `${formatNumber(summary.approved_points)} poin disetujui` : undefined
-          }
-          icon={CheckCircle2}
-          tone="primary"
-        />
-        <StatCard
-          title="Ditolak"
-          value={count(summary?.rejected)}
-          icon={XCircle}
-          tone="destructive"
-        />
-      </section>
+      <RequestStats summary={requests.data?.summary} />
 
-      <DataTable
+      <PagedTable
         stacked
         label="Daftar request top-up poin"
-        columns={compact(columns)}
-        rows={requests.data?.items}
-        rowKey={(r) => r.id}
-        loading={requests.isPending}
-        error={requests.isError && !requests.data}
-        errorText="Gagal memuat request poin"
-        onRetry={() => void requests.refetch()}
-        empty={<EmptyState icon={Wallet} title="Belum ada request poin" />}
-      />
-      <Pagination
+        columns={compact(requestColumns(setPending, decide.isPending))}
+        query={requests}
         page={page}
-        total={requests.data?.total ?? 0}
         pageSize={POINT_REQUESTS_PAGE_SIZE}
         onPageChange={setPage}
+        rowKey={(r) => r.id}
+        errorText="Gagal memuat request poin"
+        empty={<EmptyState icon={Wallet} title="Belum ada request poin" />}
       />
       {pending && (
         <ConfirmDialog

@@ -1,8 +1,7 @@
 // Daftar Harga (/pricing): the price tiers clients top up against, with an inline add/edit form.
-import { zodResolver } from '@hookform/resolvers/zod';
-import { Info, Pencil, Plus, Trash2 } from 'lucide-react';
-import { useEffect, useRef, useState } from 'react';
-import { useForm } from 'react-hook-form';
+import { Info, Plus } from 'lucide-react';
+import { useRef } from 'react';
+import type { UseFormReturn } from 'react-hook-form';
 import {
   computePrice,
   exampleTotal,
@@ -12,20 +11,21 @@ import {
 } from '../../../../common/pricing.ts';
 import { z } from '../../../../common/zod.ts';
 import { Button } from '../../../components/ui/button.tsx';
-import { Card, CardContent, CardHeader, CardTitle } from '../../../components/ui/card.tsx';
 import { DataTable, type DataTableColumn } from '../../../components/ui/data-table.tsx';
 import { EmptyState } from '../../../components/ui/empty-state.tsx';
-import { Input } from '../../../components/ui/input.tsx';
-import { describedBy, Field } from '../../../components/ui/label.tsx';
+import {
+  InlineEditorCard,
+  RowEditActions,
+  useInlineEditor,
+} from '../../../components/ui/inline-editor.tsx';
 import { PageHeader } from '../../../components/ui/page-header.tsx';
-import { toastError, toastSuccess } from '../../../components/ui/toast.ts';
+import { TextField } from '../../../components/ui/text-field.tsx';
 import {
   useAdminPricing,
   useDeleteTier,
   useSaveTier,
 } from '../../../features/pricing/admin-api.ts';
 import { formatDate, formatNumber, formatRupiah } from '../../../lib/format.ts';
-import { failureText } from '../../../lib/api-client.ts';
 import { useLoadErrorToast } from '../feedback.ts';
 import { toNumber, viaForm } from '../../../lib/form-schema.ts';
 
@@ -61,71 +61,19 @@ const TierFormSchema = viaForm(
 type TierForm = z.input<typeof TierFormSchema>;
 const EMPTY_FORM: TierForm = { tier_name: '', min_points: '', max_points: '', price_per_point: '' };
 
-export default function AdminPricingPage() {
-  const tiers = useAdminPricing();
-  const save = useSaveTier();
-  const remove = useDeleteTier();
-  useLoadErrorToast(tiers, 'Gagal memuat daftar harga');
-  /** null: form hidden; 'new': adding; a tier: editing it. */
-  const [editing, setEditing] = useState<PricingTier | 'new' | null>(null);
-  const form = useForm<TierForm, unknown, PricingTierInput>({
-    resolver: zodResolver(TierFormSchema),
-    defaultValues: EMPTY_FORM,
-  });
-  const { errors } = form.formState;
-  const addButton = useRef<HTMLButtonElement>(null);
+const toForm = (tier: PricingTier): TierForm => ({
+  tier_name: tier.tier_name,
+  min_points: String(tier.min_points),
+  max_points: String(tier.max_points),
+  price_per_point: String(tier.price_per_point),
+});
 
-  // Keyboard users land in the form when it opens, and back on the add button when it closes.
-  const wasOpen = useRef(false);
-  useEffect(() => {
-    if (editing !== null) form.setFocus('tier_name');
-    else if (wasOpen.current) addButton.current?.focus();
-    wasOpen.current = editing !== null;
-  }, [editing, form]);
-
-  const closeForm = () => {
-    setEditing(null);
-    form.reset(EMPTY_FORM);
-  };
-  const openAdd = () => {
-    form.reset(EMPTY_FORM);
-    setEditing('new');
-  };
-  const openEdit = (tier: PricingTier) => {
-    form.reset({
-      tier_name: tier.tier_name,
-      min_points: String(tier.min_points),
-      max_points: String(tier.max_points),
-      price_per_point: String(tier.price_per_point),
-    });
-    setEditing(tier);
-  };
-
-  const onSubmit = form.handleSubmit(async (input) => {
-    const id = editing && editing !== 'new' ? editing.id : undefined;
-    try {
-      await save.mutateAsync({ id, input });
-      toastSuccess(id ? 'Tier harga berhasil diperbarui' : 'Tier harga berhasil ditambahkan');
-      closeForm();
-    } catch (error) {
-      toastError(
-        failureText(error, id ? 'Gagal memperbarui tier harga' : 'Gagal menambahkan tier harga'),
-      );
-    }
-  });
-
-  const onDelete = async (tier: PricingTier) => {
-    if (!window.confirm('Apakah Anda yakin ingin menghapus tier harga ini?')) return;
-    try {
-      await remove.mutateAsync(tier.id);
-      toastSuccess('Tier harga berhasil dihapus');
-      if (editing !== 'new' && editing?.id === tier.id) closeForm();
-    } catch (error) {
-      toastError(failureText(error, 'Gagal menghapus tier harga'));
-    }
-  };
-
-  const columns: DataTableColumn<PricingTier>[] = [
+function tierColumns(
+  onEdit: (tier: PricingTier) => void,
+  onDelete: (tier: PricingTier) => void,
+  deleting: boolean,
+): DataTableColumn<PricingTier>[] {
+  return [
     {
       key: 'name',
       header: 'Nama Tier',
@@ -167,55 +115,108 @@ export default function AdminPricingPage() {
       header: 'Aksi',
       className: 'w-28 text-right',
       cell: (t) => (
-        <div className="flex justify-end gap-1">
-          <Button
-            variant="ghost"
-            size="icon-sm"
-            aria-label={`Edit tier ${t.tier_name}`}
-            onClick={() => openEdit(t)}
-          >
-            <Pencil aria-hidden />
-          </Button>
-          <Button
-            variant="ghost"
-            size="icon-sm"
-            className="text-destructive hover:bg-destructive-soft"
-            aria-label={`Hapus tier ${t.tier_name}`}
-            disabled={remove.isPending}
-            onClick={() => onDelete(t)}
-          >
-            <Trash2 aria-hidden />
-          </Button>
-        </div>
+        <RowEditActions
+          editLabel={`Edit tier ${t.tier_name}`}
+          deleteLabel={`Hapus tier ${t.tier_name}`}
+          onEdit={() => onEdit(t)}
+          onDelete={() => void onDelete(t)}
+          deleting={deleting}
+        />
       ),
     },
   ];
+}
 
-  const numberField = (
-    name: 'min_points' | 'max_points' | 'price_per_point',
-    label: string,
-    placeholder: string,
-    step: string,
-    min: string,
-  ) => {
-    const id = `tier-${name.replaceAll('_', '-')}`;
-    const error = errors[name]?.message;
-    return (
-      <Field id={id} label={label} error={error} required>
-        <Input
-          id={id}
-          type="number"
-          inputMode={step === '1' ? 'numeric' : 'decimal'}
-          min={min}
-          step={step}
-          placeholder={placeholder}
-          aria-invalid={!!error}
-          aria-describedby={describedBy(id, error)}
-          {...form.register(name)}
+type NumberName = 'min_points' | 'max_points' | 'price_per_point';
+const NUMBER_FIELDS: {
+  name: NumberName;
+  label: string;
+  placeholder: string;
+  step: string;
+  min: string;
+}[] = [
+  { name: 'min_points', label: 'Minimum Poin', placeholder: 'Contoh: 1', step: '1', min: '1' },
+  { name: 'max_points', label: 'Maksimum Poin', placeholder: 'Contoh: 100', step: '1', min: '1' },
+  {
+    name: 'price_per_point',
+    label: 'Harga Per Poin (Rp)',
+    placeholder: 'Contoh: 600',
+    step: 'any',
+    min: '0',
+  },
+];
+
+function TierFields({ form }: { form: UseFormReturn<TierForm, unknown, PricingTierInput> }) {
+  const { errors } = form.formState;
+  return (
+    <>
+      <div className="grid items-start gap-4 md:grid-cols-3">
+        <TextField
+          fieldClassName="md:col-span-3"
+          id="tier-name"
+          label="Nama Tier"
+          error={errors.tier_name?.message}
+          required
+          placeholder="Contoh: Paket Basic"
+          autoComplete="off"
+          {...form.register('tier_name')}
         />
-      </Field>
-    );
-  };
+        {NUMBER_FIELDS.map(({ name, label, placeholder, step, min }) => (
+          <TextField
+            key={name}
+            id={`tier-${name.replaceAll('_', '-')}`}
+            label={label}
+            error={errors[name]?.message}
+            required
+            type="number"
+            inputMode={step === '1' ? 'numeric' : 'decimal'}
+            min={min}
+            step={step}
+            placeholder={placeholder}
+            {...form.register(name)}
+          />
+        ))}
+      </div>
+      <div
+        className="flex items-start gap-3 rounded-lg border border-sky-200 bg-sky-50 p-3 text-sm text-sky-900"
+        data-pricing-example=""
+      >
+        <Info aria-hidden className="mt-0.5 size-4 shrink-0" />
+        <p>
+          <span className="font-semibold">Contoh:</span> range {EXAMPLE.min_points}-
+          {EXAMPLE.max_points} poin dengan harga {formatRupiah(EXAMPLE.price_per_point)} per poin:
+          50 poin = {formatRupiah(computePrice(50, [EXAMPLE]))}, 100 poin ={' '}
+          {formatRupiah(computePrice(100, [EXAMPLE]))}.
+        </p>
+      </div>
+    </>
+  );
+}
+
+export default function AdminPricingPage() {
+  const tiers = useAdminPricing();
+  const save = useSaveTier();
+  const remove = useDeleteTier();
+  useLoadErrorToast(tiers, 'Gagal memuat daftar harga');
+  const addButton = useRef<HTMLButtonElement>(null);
+  const editor = useInlineEditor({
+    schema: TierFormSchema,
+    empty: EMPTY_FORM,
+    toForm,
+    firstField: 'tier_name',
+    addButton,
+    save: (id, input: PricingTierInput) => save.mutateAsync({ id, input }),
+    remove: (id) => remove.mutateAsync(id),
+    messages: {
+      added: 'Tier harga berhasil ditambahkan',
+      updated: 'Tier harga berhasil diperbarui',
+      addFailed: 'Gagal menambahkan tier harga',
+      updateFailed: 'Gagal memperbarui tier harga',
+      confirmDelete: 'Apakah Anda yakin ingin menghapus tier harga ini?',
+      deleted: 'Tier harga berhasil dihapus',
+      deleteFailed: 'Gagal menghapus tier harga',
+    },
+  });
 
   return (
     <div>
@@ -223,75 +224,28 @@ export default function AdminPricingPage() {
         title="Daftar Harga Poin"
         description="Atur tier harga per poin yang dipakai untuk menghitung harga top-up klien."
         actions={
-          <Button ref={addButton} onClick={openAdd}>
+          <Button ref={addButton} onClick={editor.openAdd}>
             <Plus aria-hidden />
             Tambah Tier Harga
           </Button>
         }
       />
-
-      {editing !== null && (
-        <Card className="mb-6">
-          <CardHeader>
-            <CardTitle>{editing === 'new' ? 'Tambah Tier Harga' : 'Edit Tier Harga'}</CardTitle>
-          </CardHeader>
-          <CardContent>
-            <form
-              onSubmit={onSubmit}
-              noValidate
-              aria-label={editing === 'new' ? 'Tambah tier harga' : 'Edit tier harga'}
-              className="grid gap-4"
-            >
-              <div className="grid items-start gap-4 md:grid-cols-3">
-                <Field
-                  className="md:col-span-3"
-                  id="tier-name"
-                  label="Nama Tier"
-                  error={errors.tier_name?.message}
-                  required
-                >
-                  <Input
-                    id="tier-name"
-                    placeholder="Contoh: Paket Basic"
-                    autoComplete="off"
-                    aria-invalid={!!errors.tier_name}
-                    aria-describedby={describedBy('tier-name', errors.tier_name?.message)}
-                    {...form.register('tier_name')}
-                  />
-                </Field>
-                {numberField('min_points', 'Minimum Poin', 'Contoh: 1', '1', '1')}
-                {numberField('max_points', 'Maksimum Poin', 'Contoh: 100', '1', '1')}
-                {numberField('price_per_point', 'Harga Per Poin (Rp)', 'Contoh: 600', 'any', '0')}
-              </div>
-              <div
-                className="flex items-start gap-3 rounded-lg border border-sky-200 bg-sky-50 p-3 text-sm text-sky-900"
-                data-pricing-example=""
-              >
-                <Info aria-hidden className="mt-0.5 size-4 shrink-0" />
-                <p>
-                  <span className="font-semibold">Contoh:</span> range {EXAMPLE.min_points}-
-                  {EXAMPLE.max_points} poin dengan harga {formatRupiah(EXAMPLE.price_per_point)} per
-                  poin: 50 poin = {formatRupiah(computePrice(50, [EXAMPLE]))}, 100 poin ={' '}
-                  {formatRupiah(computePrice(100, [EXAMPLE]))}.
-                </p>
-              </div>
-              <div className="flex flex-col-reverse gap-2 sm:flex-row">
-                <Button type="submit" loading={save.isPending}>
-                  {editing === 'new' ? 'Simpan' : 'Perbarui'}
-                </Button>
-                <Button variant="outline" onClick={closeForm} disabled={save.isPending}>
-                  Batal
-                </Button>
-              </div>
-            </form>
-          </CardContent>
-        </Card>
+      {editor.editing !== null && (
+        <InlineEditorCard
+          adding={editor.editing === 'new'}
+          title={{ add: 'Tambah Tier Harga', edit: 'Edit Tier Harga' }}
+          label={{ add: 'Tambah tier harga', edit: 'Edit tier harga' }}
+          saving={save.isPending}
+          onSubmit={editor.onSubmit}
+          onCancel={editor.close}
+        >
+          <TierFields form={editor.form} />
+        </InlineEditorCard>
       )}
-
       <DataTable
         stacked
         label="Daftar tier harga poin"
-        columns={columns}
+        columns={tierColumns(editor.openEdit, editor.onDelete, remove.isPending)}
         rows={tiers.data}
         rowKey={(t) => t.id}
         loading={tiers.isPending}

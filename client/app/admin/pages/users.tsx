@@ -12,13 +12,14 @@ import {
 } from 'lucide-react';
 import { useState } from 'react';
 import type { User } from '../../../../common/auth.ts';
+import type { UserPage } from '../../../../common/users.ts';
 import { Badge } from '../../../components/ui/badge.tsx';
 import { Button } from '../../../components/ui/button.tsx';
 import { ConfirmDialog } from '../../../components/ui/confirm-dialog.tsx';
-import { DataTable, type DataTableColumn } from '../../../components/ui/data-table.tsx';
+import type { DataTableColumn } from '../../../components/ui/data-table.tsx';
 import { EmptyState } from '../../../components/ui/empty-state.tsx';
 import { PageHeader } from '../../../components/ui/page-header.tsx';
-import { Pagination } from '../../../components/ui/pagination.tsx';
+import { PagedTable } from '../../../components/ui/paged-table.tsx';
 import { StatCard } from '../../../components/ui/stat-card.tsx';
 import { toastError, toastSuccess } from '../../../components/ui/toast.ts';
 import { useDeleteUser, USERS_PAGE_SIZE, useUsers } from '../../../features/users/api.ts';
@@ -34,32 +35,12 @@ import { useLoadErrorToast } from '../feedback.ts';
 import { compact } from '../table-cells.tsx';
 import { useClampedPage } from '../use-clamped-page.ts';
 
-export default function AdminUsersPage() {
-  const [page, setPage] = useState(1);
-  const users = useUsers(page);
-  const remove = useDeleteUser();
-  useLoadErrorToast(users, 'Gagal memuat data users');
-  useClampedPage(page, setPage, users.data, USERS_PAGE_SIZE);
-  const [creating, setCreating] = useState(false);
-  const [creatingAdmin, setCreatingAdmin] = useState(false);
-  const [editing, setEditing] = useState<User | null>(null);
-  const [changingPassword, setChangingPassword] = useState<User | null>(null);
-  const [deleting, setDeleting] = useState<User | null>(null);
-  const stats = users.data?.summary;
-  const figure = (n: number | undefined) => (n === undefined ? '-' : formatNumber(Math.round(n)));
-
-  const onDelete = async () => {
-    if (!deleting) return;
-    try {
-      await remove.mutateAsync(deleting.id);
-      toastSuccess(`Klien ${deleting.username} berhasil dihapus`);
-      setDeleting(null);
-    } catch (error) {
-      toastError(errorMessage(error, 'Gagal hapus user'));
-    }
-  };
-
-  const columns: DataTableColumn<User>[] = [
+function userColumns(act: {
+  edit: (user: User) => void;
+  password: (user: User) => void;
+  remove: (user: User) => void;
+}): DataTableColumn<User>[] {
+  return [
     {
       key: 'username',
       header: 'Username',
@@ -109,7 +90,7 @@ export default function AdminUsersPage() {
             size="icon-sm"
             aria-label={`Edit klien ${u.username}`}
             title="Edit"
-            onClick={() => setEditing(u)}
+            onClick={() => act.edit(u)}
           >
             <Pencil aria-hidden />
           </Button>
@@ -118,7 +99,7 @@ export default function AdminUsersPage() {
             size="icon-sm"
             aria-label={`Ubah password ${u.username}`}
             title="Ubah password"
-            onClick={() => setChangingPassword(u)}
+            onClick={() => act.password(u)}
           >
             <KeyRound aria-hidden />
           </Button>
@@ -128,7 +109,7 @@ export default function AdminUsersPage() {
             className="text-destructive hover:bg-destructive-soft"
             aria-label={`Hapus klien ${u.username}`}
             title="Hapus"
-            onClick={() => setDeleting(u)}
+            onClick={() => act.remove(u)}
           >
             <Trash2 aria-hidden />
           </Button>
@@ -136,6 +117,97 @@ export default function AdminUsersPage() {
       ),
     },
   ];
+}
+
+const figure = (n: number | undefined) => (n === undefined ? '-' : formatNumber(Math.round(n)));
+
+function UserStats({ stats }: { stats: UserPage['summary'] | undefined }) {
+  return (
+    <section
+      aria-label="Ringkasan klien"
+      className="mb-6 grid grid-cols-2 gap-3 sm:gap-4 xl:grid-cols-4"
+    >
+      <StatCard title="Total Klien" value={figure(stats?.total_clients)} icon={Users} tone="info" />
+      <StatCard
+        title="Klien Aktif"
+        value={figure(stats?.active_clients)}
+        icon={UserCheck}
+        tone="primary"
+      />
+      <StatCard
+        title="Total Poin"
+        value={figure(stats?.total_points)}
+        icon={Coins}
+        tone="warning"
+      />
+      <StatCard
+        title="Rata-rata Poin"
+        value={figure(stats?.average_points)}
+        icon={TrendingUp}
+        tone="neutral"
+      />
+    </section>
+  );
+}
+
+function DeleteUserDialog(props: {
+  user: User | null;
+  onClose: () => void;
+  onConfirm: () => Promise<void>;
+  loading: boolean;
+}) {
+  const deleting = props.user;
+  return (
+    <ConfirmDialog
+      open={deleting !== null}
+      onOpenChange={(open) => !open && props.onClose()}
+      title="Hapus Klien"
+      description={
+        <>
+          {`Apakah Anda yakin ingin menghapus klien ${deleting?.username ?? ''}? Semua data termasuk riwayat blast dan transaksi akan dihapus permanen.`}
+          <span
+            className="mt-3 grid gap-1 rounded-lg bg-muted p-3 text-foreground"
+            data-delete-user=""
+          >
+            <span className="flex flex-wrap gap-x-2">
+              <span className="text-muted-foreground">Username:</span>
+              <span className="font-medium [overflow-wrap:anywhere]">{deleting?.username}</span>
+            </span>
+            <span className="flex flex-wrap gap-x-2">
+              <span className="text-muted-foreground">Email:</span>
+              <span className="break-all font-medium">{deleting?.email}</span>
+            </span>
+          </span>
+        </>
+      }
+      onConfirm={props.onConfirm}
+      loading={props.loading}
+    />
+  );
+}
+
+export default function AdminUsersPage() {
+  const [page, setPage] = useState(1);
+  const users = useUsers(page);
+  const remove = useDeleteUser();
+  useLoadErrorToast(users, 'Gagal memuat data users');
+  useClampedPage(page, setPage, users.data, USERS_PAGE_SIZE);
+  const [creating, setCreating] = useState(false);
+  const [creatingAdmin, setCreatingAdmin] = useState(false);
+  const [editing, setEditing] = useState<User | null>(null);
+  const [changingPassword, setChangingPassword] = useState<User | null>(null);
+  const [deleting, setDeleting] = useState<User | null>(null);
+
+  const onDelete = async () => {
+    if (!deleting) return;
+    try {
+      await remove.mutateAsync(deleting.id);
+      toastSuccess(`Klien ${deleting.username} berhasil dihapus`);
+      setDeleting(null);
+    } catch (error) {
+      toastError(errorMessage(error, 'Gagal hapus user'));
+    }
+  };
 
   return (
     <div>
@@ -156,53 +228,21 @@ export default function AdminUsersPage() {
         }
       />
 
-      <section
-        aria-label="Ringkasan klien"
-        className="mb-6 grid grid-cols-2 gap-3 sm:gap-4 xl:grid-cols-4"
-      >
-        <StatCard
-          title="Total Klien"
-          value={figure(stats?.total_clients)}
-          icon={Users}
-          tone="info"
-        />
-        <StatCard
-          title="Klien Aktif"
-          value={figure(stats?.active_clients)}
-          icon={UserCheck}
-          tone="primary"
-        />
-        <StatCard
-          title="Total Poin"
-          value={figure(stats?.total_points)}
-          icon={Coins}
-          tone="warning"
-        />
-        <StatCard
-          title="Rata-rata Poin"
-          value={figure(stats?.average_points)}
-          icon={TrendingUp}
-          tone="neutral"
-        />
-      </section>
+      <UserStats stats={users.data?.summary} />
 
-      <DataTable
+      <PagedTable
         stacked
         label="Daftar akun klien"
-        columns={compact(columns)}
-        rows={users.data?.items}
-        rowKey={(u) => u.id}
-        loading={users.isPending}
-        error={users.isError && !users.data}
-        errorText="Gagal memuat data users"
-        onRetry={() => void users.refetch()}
-        empty={<EmptyState icon={Users} title="Belum ada klien terdaftar" />}
-      />
-      <Pagination
+        columns={compact(
+          userColumns({ edit: setEditing, password: setChangingPassword, remove: setDeleting }),
+        )}
+        query={users}
         page={page}
-        total={users.data?.total ?? 0}
         pageSize={USERS_PAGE_SIZE}
         onPageChange={setPage}
+        rowKey={(u) => u.id}
+        errorText="Gagal memuat data users"
+        empty={<EmptyState icon={Users} title="Belum ada klien terdaftar" />}
       />
 
       <CreateUserDialog open={creating} onOpenChange={setCreating} />
@@ -217,28 +257,9 @@ export default function AdminUsersPage() {
           onClose={() => setChangingPassword(null)}
         />
       )}
-      <ConfirmDialog
-        open={deleting !== null}
-        onOpenChange={(open) => !open && setDeleting(null)}
-        title="Hapus Klien"
-        description={
-          <>
-            {`Apakah Anda yakin ingin menghapus klien ${deleting?.username ?? ''}? Semua data termasuk riwayat blast dan transaksi akan dihapus permanen.`}
-            <span
-              className="mt-3 grid gap-1 rounded-lg bg-muted p-3 text-foreground"
-              data-delete-user=""
-            >
-              <span className="flex flex-wrap gap-x-2">
-                <span className="text-muted-foreground">Username:</span>
-                <span className="font-medium [overflow-wrap:anywhere]">{deleting?.username}</span>
-              </span>
-              <span className="flex flex-wrap gap-x-2">
-                <span className="text-muted-foreground">Email:</span>
-                <span className="break-all font-medium">{deleting?.email}</span>
-              </span>
-            </span>
-          </>
-        }
+      <DeleteUserDialog
+        user={deleting}
+        onClose={() => setDeleting(null)}
         onConfirm={onDelete}
         loading={remove.isPending}
       />

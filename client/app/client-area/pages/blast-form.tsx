@@ -35,11 +35,9 @@ import { useSession } from '../../../lib/session.ts';
 const MESSAGE_ID = 'blast-message';
 const FIELD_IDS: Record<BlastField, string> = { message: MESSAGE_ID, numbers: BLAST_NUMBERS_ID };
 
-export default function BlastFormPage() {
+/** The numbers, the message and the optional image, checked by SPEC's rules before sending. */
+function BlastForm({ points, allowImages }: { points: number; allowImages: boolean }) {
   const navigate = useNavigate();
-  const session = useSession();
-  const me = useMe();
-  const settings = usePublicSettings();
   const { send, sending, uploading } = useSendBlast();
   const [numbersText, setNumbersText] = useState('');
   const [message, setMessage] = useState('');
@@ -47,8 +45,6 @@ export default function BlastFormPage() {
   // The failed check shown under its field until that field changes.
   const [problem, setProblem] = useState<BlastProblem | null>(null);
 
-  const points = me.data?.points ?? session?.user.points ?? 0;
-  const allowImages = settings.data?.allow_images === true;
   const analysis = useMemo(() => analyzeNumbers(splitNumbers(numbersText)), [numbersText]);
   const errorOf = (field: BlastField) => (problem?.field === field ? problem.text : undefined);
   const edit = (field: BlastField, apply: () => void) => {
@@ -86,6 +82,56 @@ export default function BlastFormPage() {
   };
 
   return (
+    <Card>
+      <CardHeader>
+        <CardTitle>Buat Blast Request</CardTitle>
+      </CardHeader>
+      <CardContent>
+        <form
+          onSubmit={submit}
+          noValidate
+          className="grid grid-cols-1 gap-6"
+          aria-label="Form blast"
+        >
+          <BlastNumbersField
+            text={numbersText}
+            onTextChange={(text) => edit('numbers', () => setNumbersText(text))}
+            analysis={analysis}
+            points={points}
+            error={errorOf('numbers')}
+            disabled={sending}
+          />
+          <MessageField
+            value={message}
+            onChange={(text) => edit('message', () => setMessage(text))}
+            error={errorOf('message')}
+            disabled={sending}
+          />
+          {allowImages && (
+            <BlastImageField
+              image={image}
+              onImageChange={setImage}
+              uploading={uploading}
+              disabled={sending}
+            />
+          )}
+          <Button type="submit" size="lg" className="w-full" loading={sending}>
+            {!sending && <Send aria-hidden />}
+            {sending ? 'Memproses Blast...' : 'KIRIM BLAST REQUEST'}
+          </Button>
+        </form>
+      </CardContent>
+    </Card>
+  );
+}
+
+export default function BlastFormPage() {
+  const session = useSession();
+  const me = useMe();
+  const settings = usePublicSettings();
+  const points = me.data?.points ?? session?.user.points ?? 0;
+
+  return (
     <div className="grid grid-cols-1 gap-6">
       <PageHeader
         className="mb-0"
@@ -99,46 +145,7 @@ export default function BlastFormPage() {
         <Tile icon={Coins} label="Biaya per Nomor" value={`${POINTS_PER_NUMBER} poin`} />
       </section>
 
-      <Card>
-        <CardHeader>
-          <CardTitle>Buat Blast Request</CardTitle>
-        </CardHeader>
-        <CardContent>
-          <form
-            onSubmit={submit}
-            noValidate
-            className="grid grid-cols-1 gap-6"
-            aria-label="Form blast"
-          >
-            <BlastNumbersField
-              text={numbersText}
-              onTextChange={(text) => edit('numbers', () => setNumbersText(text))}
-              analysis={analysis}
-              points={points}
-              error={errorOf('numbers')}
-              disabled={sending}
-            />
-            <MessageField
-              value={message}
-              onChange={(text) => edit('message', () => setMessage(text))}
-              error={errorOf('message')}
-              disabled={sending}
-            />
-            {allowImages && (
-              <BlastImageField
-                image={image}
-                onImageChange={setImage}
-                uploading={uploading}
-                disabled={sending}
-              />
-            )}
-            <Button type="submit" size="lg" className="w-full" loading={sending}>
-              {!sending && <Send aria-hidden />}
-              {sending ? 'Memproses Blast...' : 'KIRIM BLAST REQUEST'}
-            </Button>
-          </form>
-        </CardContent>
-      </Card>
+      <BlastForm points={points} allowImages={settings.data?.allow_images === true} />
     </div>
   );
 }

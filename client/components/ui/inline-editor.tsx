@@ -1,0 +1,157 @@
+// The admin lists' inline add/edit form: which row is open, its form, focus, save and delete.
+import { zodResolver } from '@hookform/resolvers/zod';
+import { Pencil, Trash2 } from 'lucide-react';
+import { useEffect, useRef, useState, type FormEvent, type ReactNode, type RefObject } from 'react';
+import { useForm, type DefaultValues, type FieldValues, type Path } from 'react-hook-form';
+import type { z } from '../../../common/zod.ts';
+import { failureText } from '../../lib/api-client.ts';
+import { Button } from './button.tsx';
+import { Card, CardContent, CardHeader, CardTitle } from './card.tsx';
+import { toastError, toastSuccess } from './toast.ts';
+
+export interface InlineEditorMessages {
+  added: string;
+  updated: string;
+  addFailed: string;
+  updateFailed: string;
+  confirmDelete: string;
+  deleted: string;
+  deleteFailed: string;
+}
+
+export interface InlineEditorOptions<Row, Form extends FieldValues, Input> {
+  /** The form's fields checked by the shared schema (see lib/form-schema.ts). */
+  schema: z.ZodType<Input, Form>;
+  empty: Form;
+  toForm: (row: Row) => Form;
+  /** Focused when the form opens. */
+  firstField: Path<Form>;
+  /** Focused again when the form closes. */
+  addButton: RefObject<HTMLButtonElement | null>;
+  save: (id: string | undefined, input: Input) => Promise<unknown>;
+  remove: (id: string) => Promise<unknown>;
+  messages: InlineEditorMessages;
+}
+
+export function useInlineEditor<Row extends { id: string }, Form extends FieldValues, Input>(
+  options: InlineEditorOptions<Row, Form, Input>,
+) {
+  const { schema, empty, toForm, firstField, addButton, save, remove, messages } = options;
+  /** null: form hidden; 'new': adding; a row: editing it. */
+  const [editing, setEditing] = useState<Row | 'new' | null>(null);
+  const form = useForm<Form, unknown, Input>({
+    resolver: zodResolver<Form, unknown, Input, typeof schema>(schema),
+    defaultValues: empty as DefaultValues<Form>,
+  });
+
+  // Keyboard users land in the form when it opens, and back on the add button when it closes.
+  const wasOpen = useRef(false);
+  useEffect(() => {
+    if (editing !== null) form.setFocus(firstField);
+    else if (wasOpen.current) addButton.current?.focus();
+    wasOpen.current = editing !== null;
+  }, [editing, form, firstField, addButton]);
+
+  const close = () => {
+    setEditing(null);
+    form.reset(empty);
+  };
+  const openAdd = () => {
+    form.reset(empty);
+    setEditing('new');
+  };
+  const openEdit = (row: Row) => {
+    form.reset(toForm(row));
+    setEditing(row);
+  };
+  const submit = async (input: Input) => {
+    const id = editing && editing !== 'new' ? editing.id : undefined;
+    try {
+      await save(id, input);
+      toastSuccess(id ? messages.updated : messages.added);
+      close();
+    } catch (error) {
+      toastError(failureText(error, id ? messages.updateFailed : messages.addFailed));
+    }
+  };
+  const onSubmit = (event: FormEvent<HTMLFormElement>) => form.handleSubmit(submit)(event);
+  const onDelete = async (row: Row) => {
+    if (!window.confirm(messages.confirmDelete)) return;
+    try {
+      await remove(row.id);
+      toastSuccess(messages.deleted);
+      if (editing !== 'new' && editing?.id === row.id) close();
+    } catch (error) {
+      toastError(failureText(error, messages.deleteFailed));
+    }
+  };
+  return { editing, form, openAdd, openEdit, close, onSubmit, onDelete };
+}
+
+export interface InlineEditorCardProps {
+  adding: boolean;
+  /** The card's heading and the form's name, adding and editing. */
+  title: { add: string; edit: string };
+  label: { add: string; edit: string };
+  saving: boolean;
+  onSubmit: (event: FormEvent<HTMLFormElement>) => void;
+  onCancel: () => void;
+  children: ReactNode;
+}
+
+/** The open form above the list: its fields, then Simpan (or Perbarui) and Batal. */
+export function InlineEditorCard(props: InlineEditorCardProps) {
+  const { adding, saving } = props;
+  return (
+    <Card className="mb-6">
+      <CardHeader>
+        <CardTitle>{adding ? props.title.add : props.title.edit}</CardTitle>
+      </CardHeader>
+      <CardContent>
+        <form
+          onSubmit={props.onSubmit}
+          noValidate
+          aria-label={adding ? props.label.add : props.label.edit}
+          className="grid gap-4"
+        >
+          {props.children}
+          <div className="flex flex-col-reverse gap-2 sm:flex-row">
+            <Button type="submit" loading={saving}>
+              {adding ? 'Simpan' : 'Perbarui'}
+            </Button>
+            <Button variant="outline" onClick={props.onCancel} disabled={saving}>
+              Batal
+            </Button>
+          </div>
+        </form>
+      </CardContent>
+    </Card>
+  );
+}
+
+/** A row's Edit and Hapus icon buttons; each names the row it acts on. */
+export function RowEditActions(props: {
+  editLabel: string;
+  deleteLabel: string;
+  onEdit: () => void;
+  onDelete: () => void;
+  deleting: boolean;
+}) {
+  return (
+    <div className="flex justify-end gap-1">
+      <Button variant="ghost" size="icon-sm" aria-label={props.editLabel} onClick={props.onEdit}>
+        <Pencil aria-hidden />
+      </Button>
+      <Button
+        variant="ghost"
+        size="icon-sm"
+        className="text-destructive hover:bg-destructive-soft"
+        aria-label={props.deleteLabel}
+        disabled={props.deleting}
+        onClick={props.onDelete}
+      >
+        <Trash2 aria-hidden />
+      </Button>
+    </div>
+  );
+}
