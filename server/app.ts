@@ -36,7 +36,7 @@ import { clientErrors, frameworkErrors, registerErrorHandling } from './plugins/
 import { registerInFlight } from './plugins/in-flight.ts';
 import { registerOpenApi } from './plugins/openapi.ts';
 import { registerRateLimit } from './plugins/rate-limit.ts';
-import { inlineScriptHashes, registerSecurityHeaders } from './plugins/security-headers.ts';
+import { registerSecurityHeaders } from './plugins/security-headers.ts';
 import { serializerCompiler } from './plugins/serializer.ts';
 
 export const MODULES = [
@@ -120,13 +120,7 @@ export async function buildApp(
 
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
-  // The built page's inline script (scripts/start-preload.ts) is allowed by its hash; rebuilding
-  // the app needs a restart, as it does for the new files to be served.
-  const page = path.join(config.clientDir, 'index.html');
-  registerSecurityHeaders(
-    app,
-    inlineScriptHashes(fs.existsSync(page) ? fs.readFileSync(page, 'utf8') : ''),
-  );
+  registerSecurityHeaders(app);
   await registerOpenApi(app);
   registerErrorHandling(app);
   // The token is checked before the rate limit counts the request under its user.

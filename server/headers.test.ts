@@ -7,7 +7,6 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { inlineScriptHashes } from './plugins/security-headers.ts';
 import { startServer, type TestServer } from './test-helpers.ts';
 import { form, tinyPng } from './test-routes.ts';
 
@@ -242,27 +241,15 @@ describe('two policies', () => {
   });
 });
 
-const sha256 = (code: string) =>
-  `'sha256-${crypto.createHash('sha256').update(code).digest('base64')}'`;
-
 describe('the built app runs under that policy', () => {
-  it('an inline script is named by the hash of its text; a script with src is not', () => {
-    const page =
-      '<script>a()</script><script type="module" src="/x.js"></script><SCRIPT nonce="n">\nb()\n</SCRIPT>';
-    expect(inlineScriptHashes(page)).toEqual([sha256('a()'), sha256('\nb()\n')]);
-    expect(inlineScriptHashes('<script src="/x.js"></script>')).toEqual([]);
-  });
-
   const built = path.resolve('dist/client');
   it.runIf(fs.existsSync(path.join(built, 'index.html')))(
-    "index.html's one inline script (the start-up preload) runs by its hash; nothing else inline may",
+    'index.html has no inline script nor inline handler, and its pages allow only their own scripts',
     async () => {
       const html = fs.readFileSync(path.join(built, 'index.html'), 'utf8');
-      const inline = [...html.matchAll(/<script>([\s\S]*?)<\/script>/g)].map((match) => match[1]!);
-      expect(inline).toHaveLength(1);
-      expect(inline[0]).toContain('modulepreload');
       const tags = html.match(/<script\b[^>]*>/gi) ?? [];
-      expect(tags.filter((tag) => !/\ssrc=/.test(tag))).toEqual(['<script>']);
+      expect(tags.length).toBeGreaterThan(0);
+      expect(tags.filter((tag) => !/\ssrc=/.test(tag))).toEqual([]);
       expect(html).not.toMatch(/\son[a-z]+\s*=/i);
       expect(html).not.toMatch(/javascript:/i);
 
@@ -273,7 +260,7 @@ describe('the built app runs under that policy', () => {
           expect(answer.status).toBe(200);
           expectSecure(answer, page);
           const policy = directives(answer.headers.get('content-security-policy')!);
-          expect(policy.get('script-src'), page).toEqual(["'self'", sha256(inline[0]!)]);
+          expect(policy.get('script-src'), page).toEqual(["'self'"]);
         }
       } finally {
         await app.close();

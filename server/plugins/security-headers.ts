@@ -1,18 +1,17 @@
 // The security headers of every answer, computed once at start and set by one cheap hook: helmet's
 // for the app's pages and files (running helmet per request re-parsed the whole policy each time),
 // and the short set OWASP gives for a JSON API under /api.
-import crypto from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
 import helmet from 'helmet';
 
 const REFERRER_POLICY = 'strict-origin-when-cross-origin';
 
-/** Helmet's options; `inlineScripts`: the hash sources of the page's own inline scripts. */
-const helmetOptions = (inlineScripts: string[]): Parameters<typeof helmet>[0] => ({
+/** Helmet's options: the page runs only its own script files, never an inline script. */
+const HELMET_OPTIONS: Parameters<typeof helmet>[0] = {
   contentSecurityPolicy: {
     directives: {
       defaultSrc: ["'self'"],
-      scriptSrc: ["'self'", ...inlineScripts],
+      scriptSrc: ["'self'"],
       styleSrc: ["'self'", "'unsafe-inline'"],
       // blob: previews of an image chosen for upload, before it is sent.
       imgSrc: ["'self'", 'data:', 'blob:', 'https:'],
@@ -29,17 +28,17 @@ const helmetOptions = (inlineScripts: string[]): Parameters<typeof helmet>[0] =>
   xFrameOptions: { action: 'deny' },
   crossOriginEmbedderPolicy: false,
   strictTransportSecurity: false,
-});
+};
 
 /** The headers helmet sets with our options, read off one dry run. */
-function pageHeaders(inlineScripts: string[]): Readonly<Record<string, string>> {
+function pageHeaders(): Readonly<Record<string, string>> {
   const headers: Record<string, string> = {};
   const response = {
     setHeader: (name: string, value: string) => (headers[name.toLowerCase()] = String(value)),
     removeHeader: (name: string) => delete headers[name.toLowerCase()],
   };
   let failure: unknown;
-  helmet(helmetOptions(inlineScripts))(
+  helmet(HELMET_OPTIONS)(
     {} as never,
     response as never,
     (error?: unknown) => (failure = error),
@@ -49,20 +48,9 @@ function pageHeaders(inlineScripts: string[]): Readonly<Record<string, string>> 
 }
 
 /**
- * The CSP hash source ('sha256-...') of each inline script of a page (a script tag without src):
- * the browser runs those and no other inline script (scripts/start-preload.ts writes the one in
- * the app's index.html).
- */
-export function inlineScriptHashes(html: string): string[] {
-  return [...html.matchAll(/<script\b(?![^>]*\ssrc=)[^>]*>([\s\S]*?)<\/script>/gi)].map(
-    ([, code]) => `'sha256-${crypto.createHash('sha256').update(code!).digest('base64')}'`,
-  );
-}
-
-/**
  * JSON is never rendered as a page: nothing may load from it or frame it, nor sniff it into a
  * script, nor read it from another origin. Helmet's other headers act on documents only, and each
- * header costs on every call (about a sixth of a `/api/auth/me` answer for helmet's set).
+ * header costs on every call.
  */
 export const API_HEADERS = Object.freeze({
   'content-security-policy': "default-src 'none'; frame-ancestors 'none'",
@@ -72,9 +60,8 @@ export const API_HEADERS = Object.freeze({
   'cross-origin-resource-policy': 'same-origin',
 });
 
-/** `inlineScripts`: the hash sources of the app page's inline scripts (inlineScriptHashes). */
-export function registerSecurityHeaders(app: FastifyInstance, inlineScripts: string[]): void {
-  const page = pageHeaders(inlineScripts);
+export function registerSecurityHeaders(app: FastifyInstance): void {
+  const page = pageHeaders();
   app.addHook('onRequest', (request, reply, done) => {
     reply.headers(request.url.startsWith('/api/') ? API_HEADERS : page);
     done();

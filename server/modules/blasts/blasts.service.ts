@@ -380,9 +380,9 @@ export async function submitResult(
     const closed = CLOSED_MESSAGE[blast.status];
     if (closed) throw conflict(closed);
     const sum = input.successful_count + input.failed_count + input.no_wa_count;
-    if (sum > blast.total_numbers)
+    // Over the total or nothing at all is refused with the form's own message.
+    if (sum > blast.total_numbers || sum <= 0)
       throw new HttpError(422, resultSumMessage(sum, blast.total_numbers));
-    if (sum <= 0) throw new HttpError(422, 'Total hasil harus lebih dari 0');
     // The rule lives in common/ (resultStatuses); only the numbers it changes are written.
     const saved = await tx.db
       .selectFrom('blast_numbers')
