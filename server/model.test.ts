@@ -7,6 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   BLAST_MESSAGES,
   NUMBER_STATUSES,
+  RESULT_SUM_ZERO_MESSAGE,
   resultStatuses,
   resultSumMessage,
   type NumberStatus,
@@ -460,7 +461,7 @@ class SubmitResult implements Cmd {
     else if (blast.status === 'rejected' || blast.status === 'cancelled')
       expectAnswer(answer, 409, CLOSED[blast.status]);
     else if (sum > total) expectAnswer(answer, 422, resultSumMessage(sum, total));
-    else if (sum <= 0) expectAnswer(answer, 422, 'Total hasil harus lebih dari 0');
+    else if (sum <= 0) expectAnswer(answer, 422, RESULT_SUM_ZERO_MESSAGE);
     else if (!settle(blast, failed + noWa)) expectAnswer(answer, 409, TAKE_BACK_FAILED);
     else {
       blast.status = 'completed';
