@@ -5,8 +5,9 @@ import importX from 'eslint-plugin-import-x';
 import reactHooks from 'eslint-plugin-react-hooks';
 import tseslint from 'typescript-eslint';
 
-const forbid = (patterns, message) => ({
-  'no-restricted-imports': ['error', { patterns: [{ group: patterns, message }] }],
+/** Imports whose path matches `regex` (the subpath aliases of package.json, or node:) are refused. */
+const forbid = (regex, message) => ({
+  'no-restricted-imports': ['error', { patterns: [{ regex, message }] }],
 });
 
 export default tseslint.config(
@@ -19,24 +20,33 @@ export default tseslint.config(
     },
   },
   {
+    // Promises are awaited or handed on; an event handler may start one (react-hook-form's submit).
+    files: ['**/*.ts', '**/*.tsx'],
+    languageOptions: { parserOptions: { projectService: true } },
+    rules: {
+      '@typescript-eslint/no-floating-promises': 'error',
+      '@typescript-eslint/no-misused-promises': [
+        'error',
+        { checksVoidReturn: { attributes: false } },
+      ],
+    },
+  },
+  {
     // Tests read answers loosely on purpose: they assert on them.
-    files: ['**/*.test.ts', '**/test-helpers.ts', 'e2e/**'],
+    files: ['**/*.test.ts', 'server/test/**', 'e2e/**'],
     rules: { '@typescript-eslint/no-explicit-any': 'off' },
   },
   {
     files: ['common/**'],
-    rules: forbid(
-      ['**/server/**', '**/client/**', 'node:*'],
-      'common/ is pure: no I/O, no app code',
-    ),
+    rules: forbid('^(#(server|client)/|node:|\\.\\./)', 'common/ is pure: no I/O, no app code'),
   },
   {
     files: ['server/**'],
-    rules: forbid(['**/client/**'], 'server/ never imports client/'),
+    rules: forbid('^#client/', 'server/ never imports client/'),
   },
   {
     files: ['client/**'],
-    rules: forbid(['**/server/**'], 'client/ never imports server/'),
+    rules: forbid('^#server/', 'client/ never imports server/'),
   },
   {
     // Two layers: a service holds rules and queries and never reaches back into HTTP; a feature is
@@ -44,6 +54,7 @@ export default tseslint.config(
     files: ['server/**', 'client/**'],
     plugins: { 'import-x': importX },
     rules: {
+      'import-x/no-cycle': 'error',
       'import-x/no-restricted-paths': [
         'error',
         {

@@ -20,8 +20,8 @@ import {
   stopChildren,
   type ChildServer,
   type ClientAccount,
-} from '../server/test-processes.ts';
-import { ADMIN, engine } from '../server/test-helpers.ts';
+} from '#server/test/processes.ts';
+import { ADMIN, engine } from '#server/test/helpers.ts';
 
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
 const MODES = (process.env.FLOOD_MODE ?? 'images,blasts').split(',');

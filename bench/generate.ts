@@ -4,17 +4,17 @@ import crypto from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import type SQLite from 'better-sqlite3';
-import { loadSqlite } from '../server/db/sqlite-driver.ts';
+import { loadSqlite } from '#server/db/sqlite-driver.ts';
 import { sql } from 'kysely';
 import pg from 'pg';
-import type { DbHandle } from '../server/db/connection.ts';
-import { openPostgres } from '../server/db/postgres.ts';
-import { openSqlite } from '../server/db/sqlite.ts';
-import { checkLedger } from '../server/db/ledger-check.ts';
-import { migrate } from '../server/db/migrate.ts';
-import { fillSummaryCounts } from '../server/db/summary-counts.ts';
-import { hashPassword } from '../server/plugins/auth.ts';
-import { ensureAdmin } from '../server/modules/users/users.service.ts';
+import type { DbHandle } from '#server/db/connection.ts';
+import { openPostgres } from '#server/db/postgres.ts';
+import { openSqlite } from '#server/db/sqlite.ts';
+import { checkLedger } from '#server/db/ledger-check.ts';
+import { migrate } from '#server/db/migrate.ts';
+import { fillSummaryCounts } from '#server/db/summary-counts.ts';
+import { hashPassword } from '#server/plugins/auth.ts';
+import { ensureAdmin } from '#server/modules/users/users.service.ts';
 
 /** Changes whenever the generated data changes shape, so cached files are made again. */
 export const GENERATOR_VERSION = 3;

@@ -5,7 +5,7 @@
 // Input: BENCH_RAW (JSON of RawInput). Prints {rate} (blasts per second).
 import crypto from 'node:crypto';
 import type SQLite from 'better-sqlite3';
-import { loadSqlite } from '../server/db/sqlite-driver.ts';
+import { loadSqlite } from '#server/db/sqlite-driver.ts';
 import pg from 'pg';
 
 export interface RawInput {

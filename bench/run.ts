@@ -10,10 +10,10 @@ import http from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
 import autocannon from 'autocannon';
-import { loadSqlite } from '../server/db/sqlite-driver.ts';
+import { loadSqlite } from '#server/db/sqlite-driver.ts';
 import pg from 'pg';
-import { openSqlite } from '../server/db/sqlite.ts';
-import { migrate } from '../server/db/migrate.ts';
+import { openSqlite } from '#server/db/sqlite.ts';
+import { migrate } from '#server/db/migrate.ts';
 import { measureBrowser } from './browser.ts';
 import { freePort } from './ports.ts';
 import {

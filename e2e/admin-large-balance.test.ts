@@ -1,7 +1,7 @@
 // Akun Klien with a balance past 32 bits: the edit dialog keeps working for such a client (edit,
 // deactivate), and a balance past the one limit is refused in the form with the limit named.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { MAX_BALANCE_MESSAGE } from '../common/points.ts';
+import { MAX_BALANCE_MESSAGE } from '#common/points.ts';
 import { startE2E, type E2E, type Page } from './helpers.ts';
 import {
   adminApi,

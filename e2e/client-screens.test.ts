@@ -2,7 +2,7 @@
 // server; the theme toggle; keyboard-only use; every screen at phone width; and screenshots of
 // all seven screens at desktop and phone width in light and dark theme for review.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { CLIENT_ROUTES } from '../client/app/routes.ts';
+import { CLIENT_ROUTES } from '#client/app/routes.ts';
 import { dialogFocus, screenshot, signIn, startE2E, type E2E, type Page } from './helpers.ts';
 import {
   adminCall,

@@ -3,9 +3,9 @@
 // chunk downloads as soon as a link to it is pointed at; every chunk asks V8 to compile it while it
 // downloads; the first screen's data is asked for alongside its code (the route's loader), once.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { User } from '../common/auth.ts';
-import { ADMIN_ROUTES, CLIENT_ROUTES, type RouteEntry } from '../client/app/routes.ts';
-import { LOAD_ERROR_TEXT, LOAD_ERROR_TITLE } from '../client/components/ui/load-error.tsx';
+import type { User } from '#common/auth.ts';
+import { ADMIN_ROUTES, CLIENT_ROUTES, type RouteEntry } from '#client/app/routes.ts';
+import { LOAD_ERROR_TEXT, LOAD_ERROR_TITLE } from '#client/components/ui/load-error.tsx';
 import { ADMIN, screenshot, shellTitle, signIn, startE2E, type E2E, type Page } from './helpers.ts';
 
 let e2e: E2E;

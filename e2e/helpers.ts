@@ -4,7 +4,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { chromium, type Browser, type Locator, type Page } from 'playwright-core';
-import { ADMIN, startServer, type TestServer } from '../server/test-helpers.ts';
+import { ADMIN, startServer, type TestServer } from '#server/test/helpers.ts';
 
 export { ADMIN };
 export type { Browser, Page, TestServer };

@@ -1,8 +1,8 @@
 // The long crash run: many SIGKILL rounds on each engine (`ROUNDS=200 npm run crash:nightly`);
 // CI runs 20 short rounds per engine inside `npm test` (server/crash.test.ts).
-import { runCrashRounds } from '../server/crash-rounds.ts';
-import type { Engine } from '../server/db/connection.ts';
-import { seedFrom } from '../server/test-processes.ts';
+import { runCrashRounds } from '#server/test/crash-rounds.ts';
+import type { Engine } from '#server/db/connection.ts';
+import { seedFrom } from '#server/test/processes.ts';
 
 const rounds = Number(process.env.ROUNDS ?? 200);
 const engines = (process.env.ENGINES ?? 'sqlite,postgres').split(',') as Engine[];

@@ -3,10 +3,10 @@
 import crypto from 'node:crypto';
 import fs from 'node:fs';
 import { performance } from 'node:perf_hooks';
-import { NUMBER_STATUSES } from '../common/blasts.ts';
-import type { Engine } from '../server/db/connection.ts';
-import { checkLedger } from '../server/db/ledger-check.ts';
-import { ADMIN } from '../server/test-helpers.ts';
+import { NUMBER_STATUSES } from '#common/blasts.ts';
+import type { Engine } from '#server/db/connection.ts';
+import { checkLedger } from '#server/db/ledger-check.ts';
+import { ADMIN } from '#server/test/helpers.ts';
 import {
   addPricing,
   balanceEdit,
@@ -23,7 +23,7 @@ import {
   type ClientAccount,
   type HttpAnswer,
   type RequestSpec,
-} from '../server/test-processes.ts';
+} from '#server/test/processes.ts';
 
 const num = (name: string, fallback: number) => {
   const value = Number(process.env[name]);

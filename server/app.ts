@@ -138,7 +138,7 @@ export async function buildApp(
     sweepOrphanFiles(database, context.files).catch((error) =>
       log.error({ err: error }, 'orphan file sweep failed'),
     );
-  const firstSweep = setTimeout(sweep, 1000);
+  const firstSweep = setTimeout(() => void sweep(), 1000);
   firstSweep.unref();
   const purge = setInterval(
     () => {

@@ -1,6 +1,6 @@
 // The application root: /login or the signed-in area, and the one toaster.
-import { Toaster } from '../components/ui/toast.ts';
-import { usePathname } from '../lib/navigation.ts';
+import { Toaster } from '#client/components/ui/toast.ts';
+import { usePathname } from '#client/lib/navigation.ts';
 import LoginPage from './login/login-page.tsx';
 import { RootGate } from './root.tsx';
 

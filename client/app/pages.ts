@@ -1,7 +1,7 @@
 // Where each screen's code is: the shells and the screens are chunks of their own, downloaded by
 // route. Nothing here imports a shell or a screen statically, and neither imports this file.
 import type { ComponentType } from 'react';
-import type { Role } from '../../common/auth.ts';
+import type { Role } from '#common/auth.ts';
 import type { AdminPath, ClientPath } from './routes.ts';
 
 export type PageModule = Promise<{ default: ComponentType }>;

@@ -1,9 +1,9 @@
 // /*: the admin shell for super_admin, the client shell for any other role, /login otherwise.
 import { lazy, Suspense, useEffect } from 'react';
-import { LoadErrorBoundary } from '../components/ui/load-error.tsx';
-import { PageSpinner } from '../components/ui/spinner.tsx';
-import { navigate } from '../lib/navigation.ts';
-import { useSession } from '../lib/session.ts';
+import { LoadErrorBoundary } from '#client/components/ui/load-error.tsx';
+import { PageSpinner } from '#client/components/ui/spinner.tsx';
+import { navigate } from '#client/lib/navigation.ts';
+import { useSession } from '#client/lib/session.ts';
 
 /** The sign-in page downloads none of this: the router, the data layer and the shells. */
 const SignedIn = lazy(() => import('./signed-in.tsx'));

@@ -3,16 +3,16 @@ import { QueryClientProvider } from '@tanstack/react-query';
 import { useEffect, type ComponentType } from 'react';
 import { createBrowserRouter, redirect, type RouteObject } from 'react-router';
 import { RouterProvider } from 'react-router/dom';
-import type { Role } from '../../common/auth.ts';
-import { LoadError } from '../components/ui/load-error.tsx';
-import { PageSpinner } from '../components/ui/spinner.tsx';
-import { meQuery } from '../features/auth/api.ts';
-import { adminDashboardQuery } from '../features/dashboard/admin-api.ts';
-import { clientDashboardQuery } from '../features/dashboard/client-api.ts';
-import { pricingQuery } from '../features/pricing/client-api.ts';
-import { publicSettingsQuery } from '../features/settings/client-api.ts';
-import { queryClient } from '../lib/query-client.ts';
-import { getSession, subscribeSession } from '../lib/session.ts';
+import type { Role } from '#common/auth.ts';
+import { LoadError } from '#client/components/ui/load-error.tsx';
+import { PageSpinner } from '#client/components/ui/spinner.tsx';
+import { meQuery } from '#client/features/auth/api.ts';
+import { adminDashboardQuery } from '#client/features/dashboard/admin-api.ts';
+import { clientDashboardQuery } from '#client/features/dashboard/client-api.ts';
+import { pricingQuery } from '#client/features/pricing/client-api.ts';
+import { publicSettingsQuery } from '#client/features/settings/client-api.ts';
+import { queryClient } from '#client/lib/query-client.ts';
+import { getSession, subscribeSession } from '#client/lib/session.ts';
 import {
   ADMIN_PAGES,
   CLIENT_PAGES,

@@ -1,6 +1,6 @@
 // Forms hold text (a number field is a string, a select may be empty); the shared schema then
 // checks the converted values, so the messages are the ones the server would give.
-import type { z } from '../../common/zod.ts';
+import type { z } from '#common/zod.ts';
 
 /** `form` reads and converts the raw fields; its output is checked by the shared `target`. */
 export function viaForm<Form extends z.ZodType, Target extends z.ZodType>(

@@ -1,7 +1,7 @@
 // The session store: GET /auth/me keeps the stored user in step, and only a change is announced
 // (each announcement renders every screen that reads the session again).
 import { beforeAll, describe, expect, it } from 'vitest';
-import type { User } from '../../common/auth.ts';
+import type { User } from '#common/auth.ts';
 
 // Node has no Web Storage: a Map-backed one with the methods session.ts calls.
 const stored = new Map<string, string>();

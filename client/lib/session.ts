@@ -1,6 +1,6 @@
 // The saved session (token + user in localStorage) as a small store React subscribes to.
 import { useSyncExternalStore } from 'react';
-import type { User } from '../../common/auth.ts';
+import type { User } from '#common/auth.ts';
 
 export interface Session {
   token: string;

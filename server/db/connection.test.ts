@@ -3,7 +3,7 @@
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import pg from 'pg';
-import { engine, freshDatabase, TEST_DATABASE_URL } from '../test-helpers.ts';
+import { engine, freshDatabase, TEST_DATABASE_URL } from '#server/test/helpers.ts';
 import type { DbHandle } from './connection.ts';
 
 let database: DbHandle;

@@ -1,7 +1,7 @@
 // Opens the one database: the embedded SQLite file by default, PostgreSQL when configured; and
 // the SQL fragments whose spelling differs between the two engines.
 import { sql, type Kysely, type RawBuilder } from 'kysely';
-import type { Config } from '../config.ts';
+import type { Config } from '#server/config.ts';
 import { openPostgres } from './postgres.ts';
 import type { Database } from './schema.ts';
 import { openSqlite, sqliteFile } from './sqlite.ts';

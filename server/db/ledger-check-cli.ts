@@ -1,7 +1,7 @@
 // `npm run ledger:check`: checks the ledger of the configured database (DATABASE_URL, or the
 // SQLite file in SEBAR_DATA_DIR, or a file given as the first argument) and exits 1 if broken.
 import fs from 'node:fs';
-import { loadConfig } from '../config.ts';
+import { loadConfig } from '#server/config.ts';
 import { openDatabase } from './connection.ts';
 import { openSqlite, sqliteFile } from './sqlite.ts';
 import { checkLedger, INVARIANTS } from './ledger-check.ts';

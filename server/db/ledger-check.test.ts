@@ -3,7 +3,7 @@ import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { engine, startServer, type TestServer } from '../test-helpers.ts';
+import { engine, startServer, type TestServer } from '#server/test/helpers.ts';
 import { checkLedger } from './ledger-check.ts';
 
 let server: TestServer;

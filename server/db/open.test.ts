@@ -6,7 +6,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { loadSqlite } from './sqlite-driver.ts';
 import { describe, expect, it } from 'vitest';
-import { engine } from '../test-helpers.ts';
+import { engine } from '#server/test/helpers.ts';
 
 const ROUNDS = 15;
 
@@ -22,7 +22,7 @@ describe.runIf(engine === 'sqlite')('opening a new SQLite file', () => {
           [
             '--import',
             'tsx',
-            path.join(import.meta.dirname, 'test-open-child.ts'),
+            path.join(import.meta.dirname, '..', 'test', 'open-child.ts'),
             dir,
             String(ROUNDS),
             String(first),

@@ -9,7 +9,7 @@ import {
   SqliteDriver,
   type DatabaseConnection,
 } from 'kysely';
-import type { Config } from '../config.ts';
+import type { Config } from '#server/config.ts';
 import type { DbHandle } from './connection.ts';
 import type { Database } from './schema.ts';
 import { loadSqlite } from './sqlite-driver.ts';

@@ -1,8 +1,8 @@
 // transact(): every transaction is all-or-nothing on its own, also among several started at
 // once: one that fails is undone alone and the others stay.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { HttpError } from '../plugins/errors.ts';
-import { freshDatabase } from '../test-helpers.ts';
+import { HttpError } from '#server/plugins/errors.ts';
+import { freshDatabase } from '#server/test/helpers.ts';
 import type { DbHandle } from './connection.ts';
 import { migrate } from './migrate.ts';
 import { transact } from './transaction.ts';

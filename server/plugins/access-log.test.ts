@@ -2,7 +2,7 @@
 // with the signed-in user and never the token.
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { sql } from 'kysely';
-import { ADMIN } from '../test-helpers.ts';
+import { ADMIN } from '#server/test/helpers.ts';
 import {
   burst,
   processDatabase,
@@ -13,7 +13,7 @@ import {
   withDb,
   type ChildServer,
   type ProcessDatabase,
-} from '../test-processes.ts';
+} from '#server/test/processes.ts';
 
 let database: ProcessDatabase;
 beforeAll(async () => {

@@ -3,7 +3,7 @@
 // and a copy with one character changed is still refused.
 import crypto from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startServer, type TestServer } from '../test-helpers.ts';
+import { startServer, type TestServer } from '#server/test/helpers.ts';
 import { loadJwtKey, SESSION_INVALID } from './auth.ts';
 
 let server: TestServer;

@@ -4,8 +4,8 @@ import crypto from 'node:crypto';
 import { hash, verify } from '@node-rs/argon2';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { createSigner, createVerifier } from 'fast-jwt';
-import type { Db, DbHandle } from '../db/connection.ts';
-import type { UsersTable } from '../db/schema.ts';
+import type { Db, DbHandle } from '#server/db/connection.ts';
+import type { UsersTable } from '#server/db/schema.ts';
 import { normalizeIP } from '@fastify/rate-limit';
 import { HttpError } from './errors.ts';
 

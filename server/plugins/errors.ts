@@ -168,7 +168,7 @@ export function frameworkErrors(
   reply: FastifyReply,
 ) {
   const tooLong = error.code === 'FST_ERR_MAX_PARAM_LENGTH';
-  return reply
+  void reply
     .headers(API_HEADERS)
     .status(tooLong ? 414 : 400)
     .send({ detail: tooLong ? 'Alamat terlalu panjang' : 'Alamat tidak valid' });

@@ -2,7 +2,7 @@
 // other users go on; a slot comes back when its request is answered, or when its sender hangs up.
 import http from 'node:http';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { startServer, type TestServer } from '../test-helpers.ts';
+import { startServer, type TestServer } from '#server/test/helpers.ts';
 import { busyMessage } from './in-flight.ts';
 
 const MAX = 3;

@@ -4,9 +4,9 @@
 import fastifySwagger from '@fastify/swagger';
 import type { RouteOptions } from 'fastify';
 import { jsonSchemaTransform } from 'fastify-type-provider-zod';
-import { ErrorSchema } from '../../common/auth.ts';
-import { z } from '../../common/zod.ts';
-import type { App } from '../app-context.ts';
+import { ErrorSchema } from '#common/auth.ts';
+import { z } from '#common/zod.ts';
+import type { App } from '#server/app-context.ts';
 
 declare module 'fastify' {
   interface FastifyContextConfig {

@@ -2,7 +2,7 @@
 // what the server verified (the user's id) or the caller's address, never the header as written.
 import Fastify from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startServer, type TestServer } from '../test-helpers.ts';
+import { startServer, type TestServer } from '#server/test/helpers.ts';
 import { registerErrorHandling } from './errors.ts';
 import { registerRateLimit, tooManyRequests, type RateLimitOptions } from './rate-limit.ts';
 

@@ -38,11 +38,7 @@ function pageHeaders(): Readonly<Record<string, string>> {
     removeHeader: (name: string) => delete headers[name.toLowerCase()],
   };
   let failure: unknown;
-  helmet(HELMET_OPTIONS)(
-    {} as never,
-    response as never,
-    (error?: unknown) => (failure = error),
-  );
+  helmet(HELMET_OPTIONS)({} as never, response as never, (error?: unknown) => (failure = error));
   if (failure) throw failure;
   return Object.freeze(headers);
 }

@@ -1,6 +1,6 @@
 // The answer writer sends exactly the fields of a route's response schema.
 import { describe, expect, it } from 'vitest';
-import { UserSchema } from '../../common/auth.ts';
+import { UserSchema } from '#common/auth.ts';
 import { serializerCompiler } from './serializer.ts';
 
 const write = serializerCompiler({

@@ -6,7 +6,7 @@
 import fastJson, { type Schema } from 'fast-json-stringify';
 import type { FastifySerializerCompiler } from 'fastify/types/schema.js';
 import type { ZodType } from 'zod';
-import { z } from '../../common/zod.ts';
+import { z } from '#common/zod.ts';
 
 /** Each writer is built on its route's first answer: building all of them at start cost 130 ms. */
 export const serializerCompiler: FastifySerializerCompiler<ZodType> = ({ schema }) => {

@@ -1,10 +1,10 @@
 // The admin shell (super_admin): sidebar, header and the admin screen in its page area.
 import { Outlet, useLocation } from 'react-router';
-import { useMe } from '../../features/auth/api.ts';
-import { useSession } from '../../lib/session.ts';
-import { ADMIN_ROUTES, titleFor } from '../routes.ts';
-import { Avatar, Brand, ShellLayout, SidebarAccount } from '../shell/shell-layout.tsx';
-import { useSignOut } from '../shell/use-sign-out.ts';
+import { useMe } from '#client/features/auth/api.ts';
+import { useSession } from '#client/lib/session.ts';
+import { ADMIN_ROUTES, titleFor } from '#client/app/routes.ts';
+import { Avatar, Brand, ShellLayout, SidebarAccount } from '#client/app/shell/shell-layout.tsx';
+import { useSignOut } from '#client/app/shell/use-sign-out.ts';
 
 export default function AdminShell() {
   const session = useSession();

@@ -1,7 +1,7 @@
 // How the admin screens report a list that failed to load: SPEC section 8's load toast.
 import { useEffect } from 'react';
-import { toastLoadError } from '../../components/ui/toast.ts';
-import { ApiError, failureText } from '../../lib/api-client.ts';
+import { toastLoadError } from '#client/components/ui/toast.ts';
+import { ApiError, failureText } from '#client/lib/api-client.ts';
 
 /**
  * Shows SPEC's load-failure toast (e.g. 'Gagal memuat catatan') once per failed fetch, with the

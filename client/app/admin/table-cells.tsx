@@ -1,9 +1,9 @@
 // Small pieces the admin tables share: a two-line date and time, the client's name over its id, and
 // tighter cell padding so the wide tables (Form Poin, Hasil Blast) fit beside the sidebar without
 // sideways scrolling.
-import type { DataTableColumn } from '../../components/ui/data-table.tsx';
-import { cn } from '../../lib/cn.ts';
-import { formatDate, formatTime } from '../../lib/format.ts';
+import type { DataTableColumn } from '#client/components/ui/data-table.tsx';
+import { cn } from '#client/lib/cn.ts';
+import { formatDate, formatTime } from '#client/lib/format.ts';
 
 /** '22 Nov 2026' over '11.32' (Asia/Jakarta). */
 export function DateTimeCell({ value }: { value: string | null }) {

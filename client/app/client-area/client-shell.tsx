@@ -3,15 +3,15 @@ import { useQueryClient } from '@tanstack/react-query';
 import { Coins, Moon, Sun } from 'lucide-react';
 import { useEffect, useRef } from 'react';
 import { Outlet, useLocation } from 'react-router';
-import { Button } from '../../components/ui/button.tsx';
-import { meQueryKey, useMe } from '../../features/auth/api.ts';
-import { formatNumber } from '../../lib/format.ts';
-import { REFRESH_MS } from '../../lib/query-client.ts';
-import { useSession } from '../../lib/session.ts';
-import { applyTheme, useTheme } from '../../lib/theme.ts';
-import { CLIENT_ROUTES, titleFor } from '../routes.ts';
-import { Avatar, Brand, ShellLayout, SidebarAccount } from '../shell/shell-layout.tsx';
-import { useSignOut } from '../shell/use-sign-out.ts';
+import { Button } from '#client/components/ui/button.tsx';
+import { meQueryKey, useMe } from '#client/features/auth/api.ts';
+import { formatNumber } from '#client/lib/format.ts';
+import { REFRESH_MS } from '#client/lib/query-client.ts';
+import { useSession } from '#client/lib/session.ts';
+import { applyTheme, useTheme } from '#client/lib/theme.ts';
+import { CLIENT_ROUTES, titleFor } from '#client/app/routes.ts';
+import { Avatar, Brand, ShellLayout, SidebarAccount } from '#client/app/shell/shell-layout.tsx';
+import { useSignOut } from '#client/app/shell/use-sign-out.ts';
 
 /**
  * Re-reads the balance (['me']) when the client moves to another screen, comes back to the tab,

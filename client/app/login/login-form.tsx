@@ -1,12 +1,12 @@
 // The sign-in form: email and password, the session notice and the server's message above them.
 import { useState, type ChangeEvent, type FormEvent } from 'react';
-import type { Login } from '../../../common/auth.ts';
-import { loginFieldErrors, type LoginField } from '../../../common/login-rules.ts';
-import { Alert } from '../../components/ui/alert.tsx';
-import { Button } from '../../components/ui/button.tsx';
-import { Input } from '../../components/ui/input.tsx';
-import { describedBy, Field } from '../../components/ui/label.tsx';
-import { PasswordInput } from '../../components/ui/password-input.tsx';
+import type { Login } from '#common/auth.ts';
+import { loginFieldErrors, type LoginField } from '#common/login-rules.ts';
+import { Alert } from '#client/components/ui/alert.tsx';
+import { Button } from '#client/components/ui/button.tsx';
+import { Input } from '#client/components/ui/input.tsx';
+import { describedBy, Field } from '#client/components/ui/label.tsx';
+import { PasswordInput } from '#client/components/ui/password-input.tsx';
 import type { SignIn } from './use-sign-in.ts';
 
 export function LoginForm({ pending, error, notice, clearMessages, signIn }: SignIn) {

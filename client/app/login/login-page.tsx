@@ -1,10 +1,10 @@
 // /login: the sign-in form beside the brand panel; a signed-in user is sent to /.
 import { useEffect } from 'react';
-import { Card } from '../../components/ui/card.tsx';
-import { PageSpinner } from '../../components/ui/spinner.tsx';
-import { navigate } from '../../lib/navigation.ts';
-import { useSession } from '../../lib/session.ts';
-import { Brand } from '../shell/brand.tsx';
+import { Card } from '#client/components/ui/card.tsx';
+import { PageSpinner } from '#client/components/ui/spinner.tsx';
+import { navigate } from '#client/lib/navigation.ts';
+import { useSession } from '#client/lib/session.ts';
+import { Brand } from '#client/app/shell/brand.tsx';
 import { BrandPanel } from './brand-panel.tsx';
 import { LoginForm } from './login-form.tsx';
 import { useSignIn } from './use-sign-in.ts';

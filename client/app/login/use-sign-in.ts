@@ -1,10 +1,10 @@
 // Signing in: the API call, the session it saves, and the messages the sign-in form shows.
 import { useState } from 'react';
-import type { Login, LoginResponse } from '../../../common/auth.ts';
-import { toastError, toastSuccess } from '../../components/ui/toast.ts';
-import { api, errorMessage } from '../../lib/api-client.ts';
-import { navigate } from '../../lib/navigation.ts';
-import { saveSession, takeSessionNotice } from '../../lib/session.ts';
+import type { Login, LoginResponse } from '#common/auth.ts';
+import { toastError, toastSuccess } from '#client/components/ui/toast.ts';
+import { api, errorMessage } from '#client/lib/api-client.ts';
+import { navigate } from '#client/lib/navigation.ts';
+import { saveSession, takeSessionNotice } from '#client/lib/session.ts';
 
 export type SignIn = ReturnType<typeof useSignIn>;
 

@@ -7,22 +7,22 @@ import {
   ChangeOwnPasswordSchema,
   type ChangeOwnPassword,
   type LoginResponse,
-} from '../../../common/auth.ts';
-import { z } from '../../../common/zod.ts';
-import { Button } from '../../components/ui/button.tsx';
+} from '#common/auth.ts';
+import { z } from '#common/zod.ts';
+import { Button } from '#client/components/ui/button.tsx';
 import {
   Card,
   CardContent,
   CardDescription,
   CardHeader,
   CardTitle,
-} from '../../components/ui/card.tsx';
-import { describedBy, Field } from '../../components/ui/label.tsx';
-import { PageHeader } from '../../components/ui/page-header.tsx';
-import { PasswordInput } from '../../components/ui/password-input.tsx';
-import { toastError, toastSuccess } from '../../components/ui/toast.ts';
-import { api, ApiError, errorMessage } from '../../lib/api-client.ts';
-import { saveSession } from '../../lib/session.ts';
+} from '#client/components/ui/card.tsx';
+import { describedBy, Field } from '#client/components/ui/label.tsx';
+import { PageHeader } from '#client/components/ui/page-header.tsx';
+import { PasswordInput } from '#client/components/ui/password-input.tsx';
+import { toastError, toastSuccess } from '#client/components/ui/toast.ts';
+import { api, ApiError, errorMessage } from '#client/lib/api-client.ts';
+import { saveSession } from '#client/lib/session.ts';
 
 const FormSchema = ChangeOwnPasswordSchema.extend({
   confirm_password: z.string().min(1, 'Konfirmasi password harus diisi'),

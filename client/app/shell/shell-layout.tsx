@@ -3,9 +3,9 @@ import * as DialogPrimitive from '@radix-ui/react-dialog';
 import { LogOut, Menu, X } from 'lucide-react';
 import { useEffect, useRef, useState, type ReactNode } from 'react';
 import { NavLink, useLocation } from 'react-router';
-import { Button } from '../../components/ui/button.tsx';
-import { cn } from '../../lib/cn.ts';
-import type { RouteEntry } from '../routes.ts';
+import { Button } from '#client/components/ui/button.tsx';
+import { cn } from '#client/lib/cn.ts';
+import type { RouteEntry } from '#client/app/routes.ts';
 
 export interface ShellLayoutProps {
   /** Accessible name of the sidebar navigation. */

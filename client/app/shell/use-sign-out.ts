@@ -2,9 +2,9 @@
 // go to /login. The page does not wait for the server: an unreachable server still lets the user
 // leave this device, and the token is sent along with the request before it is forgotten.
 import { useCallback } from 'react';
-import { api } from '../../lib/api-client.ts';
-import { navigate } from '../../lib/navigation.ts';
-import { clearSession, getSession } from '../../lib/session.ts';
+import { api } from '#client/lib/api-client.ts';
+import { navigate } from '#client/lib/navigation.ts';
+import { clearSession, getSession } from '#client/lib/session.ts';
 
 export function useSignOut(): () => void {
   return useCallback(() => {

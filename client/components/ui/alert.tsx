@@ -2,7 +2,7 @@
 import { cva, type VariantProps } from 'class-variance-authority';
 import { AlertCircle, CheckCircle2, Info, TriangleAlert } from 'lucide-react';
 import type { ComponentProps, ReactNode } from 'react';
-import { cn } from '../../lib/cn.ts';
+import { cn } from '#client/lib/cn.ts';
 
 const alertVariants = cva('flex items-start gap-3 rounded-lg border p-3 text-sm [&>svg]:mt-0.5', {
   variants: {

@@ -1,6 +1,6 @@
 // Card and its parts: the surface every panel sits on.
 import type { ComponentProps } from 'react';
-import { cn } from '../../lib/cn.ts';
+import { cn } from '#client/lib/cn.ts';
 
 export function Card({ className, ...props }: ComponentProps<'div'>) {
   return (

@@ -1,7 +1,7 @@
 // ConfirmDialog (Radix AlertDialog): asks before a destructive or consequential action.
 import * as AlertDialogPrimitive from '@radix-ui/react-alert-dialog';
 import type { ReactNode } from 'react';
-import { cn } from '../../lib/cn.ts';
+import { cn } from '#client/lib/cn.ts';
 import { Button } from './button.tsx';
 import { closeOnUnhandledEscape, contentClass, overlayClass, useFocusReturn } from './dialog.tsx';
 

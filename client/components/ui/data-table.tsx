@@ -1,7 +1,7 @@
 // DataTable: columns + rows with loading, error and empty states; on phones either scrolls
 // sideways inside its box or (stacked) shows each row as a card of labelled lines.
 import type { ReactNode } from 'react';
-import { cn } from '../../lib/cn.ts';
+import { cn } from '#client/lib/cn.ts';
 import { Alert } from './alert.tsx';
 import { Button } from './button.tsx';
 import { Spinner } from './spinner.tsx';

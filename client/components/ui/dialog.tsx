@@ -3,7 +3,7 @@
 import * as DialogPrimitive from '@radix-ui/react-dialog';
 import { X } from 'lucide-react';
 import { createContext, useContext, useRef, type ComponentProps, type KeyboardEvent } from 'react';
-import { cn } from '../../lib/cn.ts';
+import { cn } from '#client/lib/cn.ts';
 
 /** How DialogContent closes its dialog: the Root's onOpenChange(false). */
 const CloseDialog = createContext<() => void>(() => undefined);

@@ -1,7 +1,7 @@
 // EmptyState: an icon, a title, an optional text and action, for lists with nothing in them.
 import { Inbox, type LucideIcon } from 'lucide-react';
 import type { ReactNode } from 'react';
-import { cn } from '../../lib/cn.ts';
+import { cn } from '#client/lib/cn.ts';
 
 export interface EmptyStateProps {
   title: ReactNode;

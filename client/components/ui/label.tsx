@@ -1,7 +1,7 @@
 // Label (Radix) and Field: a label, a control, a hint and an error message wired together.
 import * as LabelPrimitive from '@radix-ui/react-label';
 import type { ComponentProps, ReactNode } from 'react';
-import { cn } from '../../lib/cn.ts';
+import { cn } from '#client/lib/cn.ts';
 
 export function Label({ className, ...props }: ComponentProps<typeof LabelPrimitive.Root>) {
   return (

@@ -1,6 +1,6 @@
 // PageHeader: the page's h1, an optional subtitle and actions on the right.
 import type { ReactNode } from 'react';
-import { cn } from '../../lib/cn.ts';
+import { cn } from '#client/lib/cn.ts';
 
 export interface PageHeaderProps {
   title: ReactNode;

@@ -2,7 +2,7 @@
 // first/last shortcuts with ellipsis; hidden when there is one page or fewer.
 import { ChevronLeft, ChevronRight } from 'lucide-react';
 import type { ReactNode } from 'react';
-import { cn } from '../../lib/cn.ts';
+import { cn } from '#client/lib/cn.ts';
 import { Button } from './button.tsx';
 
 export const DEFAULT_PAGE_SIZE = 15;

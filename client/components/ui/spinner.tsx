@@ -1,6 +1,6 @@
 // Loading indicators: an inline Spinner and a centred PageSpinner for whole screens or panels.
 import { LoaderCircle } from 'lucide-react';
-import { cn } from '../../lib/cn.ts';
+import { cn } from '#client/lib/cn.ts';
 
 const sizes = { sm: 'size-4', md: 'size-6', lg: 'size-10' } as const;
 

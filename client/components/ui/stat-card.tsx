@@ -1,7 +1,7 @@
 // StatCard: one figure with its label and icon (dashboard and summary cards).
 import type { LucideIcon } from 'lucide-react';
 import type { ReactNode } from 'react';
-import { cn } from '../../lib/cn.ts';
+import { cn } from '#client/lib/cn.ts';
 import { Card } from './card.tsx';
 
 const tones = {

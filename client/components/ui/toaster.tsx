@@ -1,7 +1,7 @@
 // The Toaster (Radix Toast): renders the toast store; mounted once at the app root.
 import * as ToastPrimitive from '@radix-ui/react-toast';
 import { X } from 'lucide-react';
-import { cn } from '../../lib/cn.ts';
+import { cn } from '#client/lib/cn.ts';
 import { dismissToast, TOAST_DURATION, useToast } from './use-toast.ts';
 
 const variants = {

@@ -1,8 +1,8 @@
 // Sign-in and the signed-in user (GET /auth/me under query key ['me']).
 import { queryOptions, useQuery } from '@tanstack/react-query';
-import type { User } from '../../../common/auth.ts';
-import { api } from '../../lib/api-client.ts';
-import { updateSessionUser } from '../../lib/session.ts';
+import type { User } from '#common/auth.ts';
+import { api } from '#client/lib/api-client.ts';
+import { updateSessionUser } from '#client/lib/session.ts';
 
 export const meQueryKey = ['me'] as const;
 

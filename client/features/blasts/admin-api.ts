@@ -6,10 +6,10 @@ import type {
   BlastResultInput,
   BlastStatus,
   NumberStatus,
-} from '../../../common/blasts.ts';
-import { api } from '../../lib/api-client.ts';
-import { refreshAfter } from '../../lib/query-client.ts';
-import { adminDashboardKey } from '../dashboard/admin-api.ts';
+} from '#common/blasts.ts';
+import { api } from '#client/lib/api-client.ts';
+import { refreshAfter } from '#client/lib/query-client.ts';
+import { adminDashboardKey } from '#client/features/dashboard/admin-api.ts';
 
 /** SPEC: admin blast results, 5 per page. */
 export const BLASTS_PAGE_SIZE = 5;

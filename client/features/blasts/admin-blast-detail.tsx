@@ -7,20 +7,20 @@ import {
   type Blast,
   type BlastStatus,
   type NumberStatus,
-} from '../../../common/blasts.ts';
-import { Badge, type BadgeProps } from '../../components/ui/badge.tsx';
-import { Button } from '../../components/ui/button.tsx';
+} from '#common/blasts.ts';
+import { Badge, type BadgeProps } from '#client/components/ui/badge.tsx';
+import { Button } from '#client/components/ui/button.tsx';
 import {
   Dialog,
   DialogContent,
   DialogDescription,
   DialogHeader,
   DialogTitle,
-} from '../../components/ui/dialog.tsx';
-import { toast, toastError, toastSuccess } from '../../components/ui/toast.ts';
-import { errorMessage } from '../../lib/api-client.ts';
-import { cn } from '../../lib/cn.ts';
-import { formatDateTime, formatNumber, percentDone } from '../../lib/format.ts';
+} from '#client/components/ui/dialog.tsx';
+import { toast, toastError, toastSuccess } from '#client/components/ui/toast.ts';
+import { errorMessage } from '#client/lib/api-client.ts';
+import { cn } from '#client/lib/cn.ts';
+import { formatDateTime, formatNumber, percentDone } from '#client/lib/format.ts';
 import {
   ADMIN_BLAST_STATUS_LABELS,
   ADMIN_NUMBER_STATUS_LABELS,

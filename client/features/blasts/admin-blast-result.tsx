@@ -5,9 +5,9 @@ import {
   resultFormCounts,
   resultSumMessage,
   type Blast,
-} from '../../../common/blasts.ts';
-import { Alert } from '../../components/ui/alert.tsx';
-import { Button } from '../../components/ui/button.tsx';
+} from '#common/blasts.ts';
+import { Alert } from '#client/components/ui/alert.tsx';
+import { Button } from '#client/components/ui/button.tsx';
 import {
   Dialog,
   DialogContent,
@@ -15,12 +15,12 @@ import {
   DialogFooter,
   DialogHeader,
   DialogTitle,
-} from '../../components/ui/dialog.tsx';
-import { Input, Textarea } from '../../components/ui/input.tsx';
-import { Field } from '../../components/ui/label.tsx';
-import { toastError, toastSuccess } from '../../components/ui/toast.ts';
-import { failureText } from '../../lib/api-client.ts';
-import { formatNumber } from '../../lib/format.ts';
+} from '#client/components/ui/dialog.tsx';
+import { Input, Textarea } from '#client/components/ui/input.tsx';
+import { Field } from '#client/components/ui/label.tsx';
+import { toastError, toastSuccess } from '#client/components/ui/toast.ts';
+import { failureText } from '#client/lib/api-client.ts';
+import { formatNumber } from '#client/lib/format.ts';
 import { useSubmitBlastResult } from './admin-api.ts';
 
 type CountName = 'successful_count' | 'failed_count' | 'no_wa_count';

@@ -1,6 +1,6 @@
 // SPEC section 5's checks in order, each naming its field, and the settled spoken summary.
 import { describe, expect, it } from 'vitest';
-import { analyzeNumbers, splitNumbers } from '../../../common/phone.ts';
+import { analyzeNumbers, splitNumbers } from '#common/phone.ts';
 import { blastProblem, numbersSentence } from './blast-form-rules.ts';
 
 const draft = (message: string, numbers: string, points = 10) => ({

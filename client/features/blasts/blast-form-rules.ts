@@ -1,12 +1,8 @@
 // The blast form's checks and sentences, without React: SPEC section 5's checks in order, each
 // naming the field to fix, and the summary a screen reader hears once typing settles.
-import { BLAST_MESSAGES } from '../../../common/blast-rules.ts';
-import { formatNumber } from '../../../common/format.ts';
-import {
-  MAX_NUMBERS_PER_BLAST,
-  POINTS_PER_NUMBER,
-  type NumberAnalysis,
-} from '../../../common/phone.ts';
+import { BLAST_MESSAGES } from '#common/blast-rules.ts';
+import { formatNumber } from '#common/format.ts';
+import { MAX_NUMBERS_PER_BLAST, POINTS_PER_NUMBER, type NumberAnalysis } from '#common/phone.ts';
 
 export type BlastField = 'message' | 'numbers';
 

@@ -2,16 +2,12 @@
 // preview with name, size and remove. Focus follows the control that replaces the one used.
 import { ImageOff, ImagePlus, LoaderCircle, Trash2 } from 'lucide-react';
 import { useState } from 'react';
-import { formatMegabytes } from '../../../common/format.ts';
-import {
-  IMAGE_SIZE_MESSAGE,
-  IMAGE_TYPE_MESSAGE,
-  MAX_IMAGE_BYTES,
-} from '../../../common/upload-rules.ts';
-import { Button } from '../../components/ui/button.tsx';
-import { toastError } from '../../components/ui/toast.ts';
-import { useDataUrl } from '../../components/ui/use-data-url.ts';
-import { cn } from '../../lib/cn.ts';
+import { formatMegabytes } from '#common/format.ts';
+import { IMAGE_SIZE_MESSAGE, IMAGE_TYPE_MESSAGE, MAX_IMAGE_BYTES } from '#common/upload-rules.ts';
+import { Button } from '#client/components/ui/button.tsx';
+import { toastError } from '#client/components/ui/toast.ts';
+import { useDataUrl } from '#client/components/ui/use-data-url.ts';
+import { cn } from '#client/lib/cn.ts';
 
 const INPUT_ID = 'blast-image';
 const REMOVE_ID = 'blast-image-remove';

@@ -2,17 +2,17 @@
 // live figures, and one settled sentence for screen readers.
 import { Eraser } from 'lucide-react';
 import { useEffect, useState } from 'react';
-import { formatNumber } from '../../../common/format.ts';
+import { formatNumber } from '#common/format.ts';
 import {
   MAX_NUMBERS_PER_BLAST,
   POINTS_PER_NUMBER,
   withoutInvalidNumbers,
   type NumberAnalysis,
-} from '../../../common/phone.ts';
-import { Button } from '../../components/ui/button.tsx';
-import { Textarea } from '../../components/ui/input.tsx';
-import { describedBy, Field } from '../../components/ui/label.tsx';
-import { cn } from '../../lib/cn.ts';
+} from '#common/phone.ts';
+import { Button } from '#client/components/ui/button.tsx';
+import { Textarea } from '#client/components/ui/input.tsx';
+import { describedBy, Field } from '#client/components/ui/label.tsx';
+import { cn } from '#client/lib/cn.ts';
 import { numbersSentence } from './blast-form-rules.ts';
 
 /** The text area's id: the form moves focus to it when a check of the numbers fails. */

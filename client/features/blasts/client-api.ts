@@ -1,17 +1,11 @@
 // The client's blasts: create (image first), the paginated list, one blast, and cancel.
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import type {
-  Blast,
-  BlastPage,
-  BlastStatus,
-  CreateBlast,
-  NumberStatus,
-} from '../../../common/blasts.ts';
-import type { z } from '../../../common/zod.ts';
-import type { ImageUploadSchema } from '../../../common/settings.ts';
-import { api } from '../../lib/api-client.ts';
-import { refreshWhilePending } from '../../lib/query-client.ts';
-import { meQueryKey } from '../auth/api.ts';
+import type { Blast, BlastPage, BlastStatus, CreateBlast, NumberStatus } from '#common/blasts.ts';
+import type { z } from '#common/zod.ts';
+import type { ImageUploadSchema } from '#common/settings.ts';
+import { api } from '#client/lib/api-client.ts';
+import { refreshWhilePending } from '#client/lib/query-client.ts';
+import { meQueryKey } from '#client/features/auth/api.ts';
 
 export const CLIENT_PAGE_SIZE = 5;
 const blastsKey = ['client', 'blast-requests'] as const;

@@ -2,9 +2,9 @@
 // summary, and the cancel action (full refund) while the blast is still pending.
 import type { ReactNode } from 'react';
 import { useState } from 'react';
-import type { Blast, NumberStatus } from '../../../common/blasts.ts';
-import { Button } from '../../components/ui/button.tsx';
-import { ConfirmDialog } from '../../components/ui/confirm-dialog.tsx';
+import type { Blast, NumberStatus } from '#common/blasts.ts';
+import { Button } from '#client/components/ui/button.tsx';
+import { ConfirmDialog } from '#client/components/ui/confirm-dialog.tsx';
 import {
   Dialog,
   DialogContent,
@@ -13,13 +13,13 @@ import {
   DialogHeader,
   DialogTitle,
   DialogClose,
-} from '../../components/ui/dialog.tsx';
-import { Alert } from '../../components/ui/alert.tsx';
-import { PageSpinner } from '../../components/ui/spinner.tsx';
-import { toastError, toastSuccess } from '../../components/ui/toast.ts';
-import { errorMessage } from '../../lib/api-client.ts';
-import { cn } from '../../lib/cn.ts';
-import { formatDateTime, formatNumber } from '../../lib/format.ts';
+} from '#client/components/ui/dialog.tsx';
+import { Alert } from '#client/components/ui/alert.tsx';
+import { PageSpinner } from '#client/components/ui/spinner.tsx';
+import { toastError, toastSuccess } from '#client/components/ui/toast.ts';
+import { errorMessage } from '#client/lib/api-client.ts';
+import { cn } from '#client/lib/cn.ts';
+import { formatDateTime, formatNumber } from '#client/lib/format.ts';
 import { useCancelBlast, useClientBlast } from './client-api.ts';
 import { BlastStatusBadge, NumberStatusBadge } from './client-blast-status.tsx';
 

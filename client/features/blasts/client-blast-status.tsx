@@ -1,7 +1,7 @@
 // How a blast's status and a number's status look to the client: icon, badge and label.
 import { Ban, CircleCheck, CircleX, Clock, type LucideIcon } from 'lucide-react';
-import type { BlastStatus, NumberStatus } from '../../../common/blasts.ts';
-import { Badge, type BadgeProps } from '../../components/ui/badge.tsx';
+import type { BlastStatus, NumberStatus } from '#common/blasts.ts';
+import { Badge, type BadgeProps } from '#client/components/ui/badge.tsx';
 import { CLIENT_BLAST_STATUS_LABELS, CLIENT_NUMBER_STATUS_LABELS } from './client-api.ts';
 
 const BLAST_LOOK: Record<

@@ -1,9 +1,9 @@
 // Sending a checked blast: the image first (a failed upload sends the blast without it, SPEC),
 // then one charge under one Idempotency-Key, a second submit in the same instant refused.
 import { useRef, useState } from 'react';
-import { toastError, toastSuccess } from '../../components/ui/toast.ts';
-import { errorMessage } from '../../lib/api-client.ts';
-import { newIdempotencyKey } from '../../lib/idempotency-key.ts';
+import { toastError, toastSuccess } from '#client/components/ui/toast.ts';
+import { errorMessage } from '#client/lib/api-client.ts';
+import { newIdempotencyKey } from '#client/lib/idempotency-key.ts';
 import { uploadBlastImage, useCreateBlast } from './client-api.ts';
 
 export interface BlastToSend {

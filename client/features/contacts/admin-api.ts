@@ -1,7 +1,7 @@
 // The admin's contacts (shown to clients): list, create, update, delete.
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import type { Contact, ContactInput } from '../../../common/contacts.ts';
-import { api } from '../../lib/api-client.ts';
+import type { Contact, ContactInput } from '#common/contacts.ts';
+import { api } from '#client/lib/api-client.ts';
 
 export const adminContactsKey = ['admin', 'contacts'] as const;
 

@@ -1,7 +1,7 @@
 // The admin dashboard figures (GET /admin/dashboard).
 import { queryOptions, useQuery } from '@tanstack/react-query';
-import type { AdminDashboard } from '../../../common/dashboard.ts';
-import { api } from '../../lib/api-client.ts';
+import type { AdminDashboard } from '#common/dashboard.ts';
+import { api } from '#client/lib/api-client.ts';
 
 export const adminDashboardKey = ['admin', 'dashboard'] as const;
 

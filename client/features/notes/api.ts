@@ -1,7 +1,7 @@
 // The admin notepad: list, create, update, delete.
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import type { Note, NoteInput } from '../../../common/notes.ts';
-import { api } from '../../lib/api-client.ts';
+import type { Note, NoteInput } from '#common/notes.ts';
+import { api } from '#client/lib/api-client.ts';
 
 export const notesKey = ['admin', 'notes'] as const;
 

@@ -1,10 +1,10 @@
 // The admin's top-up requests: a server-paginated list and the approve/reject decisions.
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import type { PointRequest, PointRequestPage } from '../../../common/points.ts';
-import { DEFAULT_PAGE_SIZE } from '../../components/ui/pagination.tsx';
-import { api } from '../../lib/api-client.ts';
-import { refreshAfter } from '../../lib/query-client.ts';
-import { adminDashboardKey } from '../dashboard/admin-api.ts';
+import type { PointRequest, PointRequestPage } from '#common/points.ts';
+import { DEFAULT_PAGE_SIZE } from '#client/components/ui/pagination.tsx';
+import { api } from '#client/lib/api-client.ts';
+import { refreshAfter } from '#client/lib/query-client.ts';
+import { adminDashboardKey } from '#client/features/dashboard/admin-api.ts';
 
 /** SPEC leaves the admin page size open; the pagination control's own default is used. */
 export const POINT_REQUESTS_PAGE_SIZE = DEFAULT_PAGE_SIZE;

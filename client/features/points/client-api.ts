@@ -6,10 +6,10 @@ import type {
   PointRequest,
   PointRequestPage,
   TransactionPage,
-} from '../../../common/points.ts';
-import { api } from '../../lib/api-client.ts';
-import { refreshWhilePending } from '../../lib/query-client.ts';
-import { meQueryKey, useMe } from '../auth/api.ts';
+} from '#common/points.ts';
+import { api } from '#client/lib/api-client.ts';
+import { refreshWhilePending } from '#client/lib/query-client.ts';
+import { meQueryKey, useMe } from '#client/features/auth/api.ts';
 
 export const CLIENT_PAGE_SIZE = 5;
 const requestsKey = ['client', 'point-requests'] as const;

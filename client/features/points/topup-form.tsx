@@ -9,18 +9,18 @@ import {
   TOPUP_MAX_POINTS,
   TOPUP_REQUIRED_MESSAGE,
   type CreatePointRequest,
-} from '../../../common/points.ts';
-import { computePrice, findTier, type PricingTier } from '../../../common/pricing.ts';
-import { z } from '../../../common/zod.ts';
-import { Alert } from '../../components/ui/alert.tsx';
-import { Button } from '../../components/ui/button.tsx';
-import { Input, Textarea } from '../../components/ui/input.tsx';
-import { describedBy, Field } from '../../components/ui/label.tsx';
-import { toastError, toastSuccess } from '../../components/ui/toast.ts';
-import { errorMessage } from '../../lib/api-client.ts';
-import { toNumber, viaForm } from '../../lib/form-schema.ts';
-import { formatNumber, formatRupiah } from '../../lib/format.ts';
-import { formatPricePerPoint } from '../pricing/tier-button.tsx';
+} from '#common/points.ts';
+import { computePrice, findTier, type PricingTier } from '#common/pricing.ts';
+import { z } from '#common/zod.ts';
+import { Alert } from '#client/components/ui/alert.tsx';
+import { Button } from '#client/components/ui/button.tsx';
+import { Input, Textarea } from '#client/components/ui/input.tsx';
+import { describedBy, Field } from '#client/components/ui/label.tsx';
+import { toastError, toastSuccess } from '#client/components/ui/toast.ts';
+import { errorMessage } from '#client/lib/api-client.ts';
+import { toNumber, viaForm } from '#client/lib/form-schema.ts';
+import { formatNumber, formatRupiah } from '#client/lib/format.ts';
+import { formatPricePerPoint } from '#client/features/pricing/tier-button.tsx';
 import { useCreatePointRequest } from './client-api.ts';
 
 // The form holds text; the shared schema checks points and link (the price is computed here).

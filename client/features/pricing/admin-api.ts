@@ -1,7 +1,7 @@
 // The admin's price tiers: list, create, update, delete.
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import type { PricingTier, PricingTierInput } from '../../../common/pricing.ts';
-import { api } from '../../lib/api-client.ts';
+import type { PricingTier, PricingTierInput } from '#common/pricing.ts';
+import { api } from '#client/lib/api-client.ts';
 
 export const adminPricingKey = ['admin', 'pricing'] as const;
 

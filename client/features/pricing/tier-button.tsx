@@ -1,8 +1,8 @@
 // One price tier as a button on Top Up: choosing it fills in the tier's minimum points.
 import { CheckCircle2, Tags } from 'lucide-react';
-import type { PricingTier } from '../../../common/pricing.ts';
-import { cn } from '../../lib/cn.ts';
-import { formatNumber, formatRupiah } from '../../lib/format.ts';
+import type { PricingTier } from '#common/pricing.ts';
+import { cn } from '#client/lib/cn.ts';
+import { formatNumber, formatRupiah } from '#client/lib/format.ts';
 
 /** A per-point price may have decimals (SPEC: decimal, IDR); whole prices read as 'Rp600'. */
 export const formatPricePerPoint = (price: number) =>

@@ -1,13 +1,8 @@
 // The admin's settings record, the QR upload and the QR data fallback.
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import type {
-  QrDataSchema,
-  QrUploadSchema,
-  Settings,
-  SettingsInput,
-} from '../../../common/settings.ts';
-import type { z } from '../../../common/zod.ts';
-import { api } from '../../lib/api-client.ts';
+import type { QrDataSchema, QrUploadSchema, Settings, SettingsInput } from '#common/settings.ts';
+import type { z } from '#common/zod.ts';
+import { api } from '#client/lib/api-client.ts';
 
 export const adminSettingsKey = ['admin', 'settings'] as const;
 

@@ -1,9 +1,9 @@
 // Settings as a client reads them (payment details, QR, image switch) and the QR fallback.
 import { queryOptions, useQuery } from '@tanstack/react-query';
-import type { Settings } from '../../../common/settings.ts';
-import type { QrDataSchema } from '../../../common/settings.ts';
-import type { z } from '../../../common/zod.ts';
-import { api } from '../../lib/api-client.ts';
+import type { Settings } from '#common/settings.ts';
+import type { QrDataSchema } from '#common/settings.ts';
+import type { z } from '#common/zod.ts';
+import { api } from '#client/lib/api-client.ts';
 
 export const publicSettingsQuery = queryOptions({
   queryKey: ['public', 'settings'],

@@ -1,13 +1,13 @@
 // Pengaturan's preview of the client's top-up card, drawn from the values being typed.
-import { Alert } from '../../components/ui/alert.tsx';
+import { Alert } from '#client/components/ui/alert.tsx';
 import {
   Card,
   CardContent,
   CardDescription,
   CardHeader,
   CardTitle,
-} from '../../components/ui/card.tsx';
-import type { Settings } from '../../../common/settings.ts';
+} from '#client/components/ui/card.tsx';
+import type { Settings } from '#common/settings.ts';
 import { hasSavedQr, type QrFile } from './qr-file.tsx';
 import { SavedQr } from './saved-qr.tsx';
 

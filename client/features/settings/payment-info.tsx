@@ -1,9 +1,9 @@
 // The client's payment instructions on Top Up: the bank account and the payment QR.
 import { Landmark, QrCode } from 'lucide-react';
 import { useState } from 'react';
-import type { Settings } from '../../../common/settings.ts';
-import { Alert } from '../../components/ui/alert.tsx';
-import { cn } from '../../lib/cn.ts';
+import type { Settings } from '#common/settings.ts';
+import { Alert } from '#client/components/ui/alert.tsx';
+import { cn } from '#client/lib/cn.ts';
 import { fetchQrData } from './client-api.ts';
 import { qrFileName, qrImageSource } from './qr-source.ts';
 

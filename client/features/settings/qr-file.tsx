@@ -7,13 +7,13 @@ import {
   IMAGE_TYPE_MESSAGE,
   MAX_IMAGE_BYTES,
   type Settings,
-} from '../../../common/settings.ts';
-import { Button, buttonVariants } from '../../components/ui/button.tsx';
-import { describedBy, Field } from '../../components/ui/label.tsx';
-import { toastError } from '../../components/ui/toast.ts';
-import { useDataUrl } from '../../components/ui/use-data-url.ts';
-import { cn } from '../../lib/cn.ts';
-import { formatMegabytes } from '../../lib/format.ts';
+} from '#common/settings.ts';
+import { Button, buttonVariants } from '#client/components/ui/button.tsx';
+import { describedBy, Field } from '#client/components/ui/label.tsx';
+import { toastError } from '#client/components/ui/toast.ts';
+import { useDataUrl } from '#client/components/ui/use-data-url.ts';
+import { cn } from '#client/lib/cn.ts';
+import { formatMegabytes } from '#client/lib/format.ts';
 import { SavedQr } from './saved-qr.tsx';
 
 const HINT = 'Opsional. PNG, JPG atau GIF, maksimal 5MB.';

@@ -1,5 +1,5 @@
 // Where the saved QR image comes from (SPEC section 7), and the file name its fallback asks for.
-import type { Settings } from '../../../common/settings.ts';
+import type { Settings } from '#common/settings.ts';
 
 type QrFields = Pick<Settings, 'qr_data_url' | 'qr_code_file' | 'barcode_url'>;
 

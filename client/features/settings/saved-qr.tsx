@@ -2,8 +2,8 @@
 // that does not load, then a message.
 import { ImageOff } from 'lucide-react';
 import { useState, type ReactNode } from 'react';
-import type { Settings } from '../../../common/settings.ts';
-import { cn } from '../../lib/cn.ts';
+import type { Settings } from '#common/settings.ts';
+import { cn } from '#client/lib/cn.ts';
 import { fetchAdminQrData } from './admin-api.ts';
 import { qrFileName, qrImageSource } from './qr-source.ts';
 

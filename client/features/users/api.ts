@@ -1,9 +1,9 @@
 // The admin's client accounts: a server-paginated list with stats, create, edit, password, delete.
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import type { User } from '../../../common/auth.ts';
-import type { ChangePassword, CreateUser, UpdateUser, UserPage } from '../../../common/users.ts';
-import { api } from '../../lib/api-client.ts';
-import { adminDashboardKey } from '../dashboard/admin-api.ts';
+import type { User } from '#common/auth.ts';
+import type { ChangePassword, CreateUser, UpdateUser, UserPage } from '#common/users.ts';
+import { api } from '#client/lib/api-client.ts';
+import { adminDashboardKey } from '#client/features/dashboard/admin-api.ts';
 
 /** SPEC: admin clients, 5 per page. */
 export const USERS_PAGE_SIZE = 5;

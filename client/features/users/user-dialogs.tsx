@@ -2,7 +2,7 @@
 import { zodResolver } from '@hookform/resolvers/zod';
 import { LockOpen } from 'lucide-react';
 import { Controller, useForm } from 'react-hook-form';
-import type { Role, User } from '../../../common/auth.ts';
+import type { Role, User } from '#common/auth.ts';
 import {
   ChangePasswordSchema,
   CreateUserSchema,
@@ -10,9 +10,9 @@ import {
   type ChangePassword,
   type CreateUser,
   type UpdateUser,
-} from '../../../common/users.ts';
-import { z } from '../../../common/zod.ts';
-import { Button } from '../../components/ui/button.tsx';
+} from '#common/users.ts';
+import { z } from '#common/zod.ts';
+import { Button } from '#client/components/ui/button.tsx';
 import {
   Dialog,
   DialogContent,
@@ -20,14 +20,14 @@ import {
   DialogFooter,
   DialogHeader,
   DialogTitle,
-} from '../../components/ui/dialog.tsx';
-import { Input } from '../../components/ui/input.tsx';
-import { PasswordInput } from '../../components/ui/password-input.tsx';
-import { describedBy, Field, Label } from '../../components/ui/label.tsx';
-import { Switch } from '../../components/ui/switch.tsx';
-import { toastError, toastSuccess } from '../../components/ui/toast.ts';
-import { errorMessage } from '../../lib/api-client.ts';
-import { viaForm } from '../../lib/form-schema.ts';
+} from '#client/components/ui/dialog.tsx';
+import { Input } from '#client/components/ui/input.tsx';
+import { PasswordInput } from '#client/components/ui/password-input.tsx';
+import { describedBy, Field, Label } from '#client/components/ui/label.tsx';
+import { Switch } from '#client/components/ui/switch.tsx';
+import { toastError, toastSuccess } from '#client/components/ui/toast.ts';
+import { errorMessage } from '#client/lib/api-client.ts';
+import { viaForm } from '#client/lib/form-schema.ts';
 import { useChangeUserPassword, useCreateUser, useLiftSignInBlock, useUpdateUser } from './api.ts';
 
 interface DialogProps {

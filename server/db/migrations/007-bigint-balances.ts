@@ -3,7 +3,7 @@
 // balances at 2,147,483,647. Top-up requests (at most 1,000,000 points) and tier bounds (at most
 // 10^9) are capped well inside 32 bits by their schemas and stay as they are.
 import { sql, type Kysely } from 'kysely';
-import type { Engine } from '../connection.ts';
+import type { Engine } from '#server/db/connection.ts';
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 export async function up(db: Kysely<any>, engine: Engine): Promise<void> {

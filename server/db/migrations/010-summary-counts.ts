@@ -2,7 +2,7 @@
 // migrations 002-005, whose tables go where a database made them; and the status indexes ordered
 // like the lists (which 002 made), where they are missing.
 import type { Kysely } from 'kysely';
-import { fillSummaryCounts } from '../summary-counts.ts';
+import { fillSummaryCounts } from '#server/db/summary-counts.ts';
 
 const OLD_COUNTERS = [
   'month_counts',

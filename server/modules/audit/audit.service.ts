@@ -1,7 +1,7 @@
 // Audit records of admin actions that move points or change accounts.
 import crypto from 'node:crypto';
 import type { Kysely, Transaction } from 'kysely';
-import type { Database } from '../../db/schema.ts';
+import type { Database } from '#server/db/schema.ts';
 
 export interface AuditEntry {
   actorId: string | null;

@@ -5,11 +5,11 @@ import {
   LoginResponseSchema,
   LoginSchema,
   UserSchema,
-} from '../../../common/auth.ts';
-import type { App, AppContext } from '../../app-context.ts';
-import { OkSchema } from '../../http.ts';
-import { currentSession, currentUser } from '../../plugins/auth.ts';
-import { toUser } from '../users/users.service.ts';
+} from '#common/auth.ts';
+import type { App, AppContext } from '#server/app-context.ts';
+import { OkSchema } from '#server/http.ts';
+import { currentSession, currentUser } from '#server/plugins/auth.ts';
+import { toUser } from '#server/modules/users/users.service.ts';
 import { changePassword, makeDummyHash, signIn } from './auth.service.ts';
 
 export const SIGNED_OUT = 'Anda telah keluar';

@@ -1,14 +1,14 @@
 // Sign-in and the own password change: the password checks, throttled before any hashing.
-import type { UsersTable } from '../../db/schema.ts';
-import type { DbHandle } from '../../db/connection.ts';
+import type { UsersTable } from '#server/db/schema.ts';
+import type { DbHandle } from '#server/db/connection.ts';
 import {
   hashPassword,
   verifyPassword,
   type AuthUser,
   type LoginLimiter,
-} from '../../plugins/auth.ts';
-import { HttpError } from '../../plugins/errors.ts';
-import { changeOwnPassword } from '../users/users.service.ts';
+} from '#server/plugins/auth.ts';
+import { HttpError } from '#server/plugins/errors.ts';
+import { changeOwnPassword } from '#server/modules/users/users.service.ts';
 
 export const LOGIN_FAILED = 'Email atau password salah';
 export const ACCOUNT_INACTIVE = 'Akun Anda tidak aktif. Hubungi admin.';

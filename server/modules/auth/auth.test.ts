@@ -1,9 +1,9 @@
 // Signing out ends the token on the server (after a restart too), and every signed-in user can
 // change their own password, which ends their other sessions.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTokens, loadJwtKey, SESSION_INVALID } from '../../plugins/auth.ts';
-import { ADMIN, startServer, type TestServer } from '../../test-helpers.ts';
-import { expectCleanError } from '../../test-spec.ts';
+import { createTokens, loadJwtKey, SESSION_INVALID } from '#server/plugins/auth.ts';
+import { ADMIN, startServer, type TestServer } from '#server/test/helpers.ts';
+import { expectCleanError } from '#server/test/spec.ts';
 
 let server: TestServer;
 beforeAll(async () => {

@@ -6,12 +6,12 @@ import {
   BlastSchema,
   CreateBlastSchema,
   NumberStatusesSchema,
-} from '../../../common/blasts.ts';
-import { PageQuerySchema } from '../../../common/pagination.ts';
-import { z } from '../../../common/zod.ts';
-import type { App, AppContext } from '../../app-context.ts';
-import { IdParamsSchema } from '../../http.ts';
-import { currentUser } from '../../plugins/auth.ts';
+} from '#common/blasts.ts';
+import { PageQuerySchema } from '#common/pagination.ts';
+import { z } from '#common/zod.ts';
+import type { App, AppContext } from '#server/app-context.ts';
+import { IdParamsSchema } from '#server/http.ts';
+import { currentUser } from '#server/plugins/auth.ts';
 import {
   closeBlast,
   createBlast,

@@ -12,20 +12,20 @@ import {
   type BlastStatus,
   type CreateBlast,
   type NumberStatus,
-} from '../../../common/blasts.ts';
-import type { PageQuery } from '../../../common/pagination.ts';
-import { formatNumber } from '../../../common/format.ts';
-import { analyzeNumbers } from '../../../common/phone.ts';
-import { now, orderedList, type Db, type DbHandle } from '../../db/connection.ts';
-import { pageWindow, windowIds, type PageWindow } from '../../db/pages.ts';
-import type { BlastsTable } from '../../db/schema.ts';
-import { countRow, readCounts } from '../../db/summary-counts.ts';
-import { forUpdate, transact, type Tx } from '../../db/transaction.ts';
-import { conflict, HttpError, notFound } from '../../plugins/errors.ts';
-import { recordAudit } from '../audit/audit.service.ts';
-import { applyPoints, holdClient } from '../points/ledger.ts';
-import { readSettings } from '../settings/settings.service.ts';
-import { findUpload, IMAGES_OFF } from '../uploads/uploads.service.ts';
+} from '#common/blasts.ts';
+import type { PageQuery } from '#common/pagination.ts';
+import { formatNumber } from '#common/format.ts';
+import { analyzeNumbers } from '#common/phone.ts';
+import { now, orderedList, type Db, type DbHandle } from '#server/db/connection.ts';
+import { pageWindow, windowIds, type PageWindow } from '#server/db/pages.ts';
+import type { BlastsTable } from '#server/db/schema.ts';
+import { countRow, readCounts } from '#server/db/summary-counts.ts';
+import { forUpdate, transact, type Tx } from '#server/db/transaction.ts';
+import { conflict, HttpError, notFound } from '#server/plugins/errors.ts';
+import { recordAudit } from '#server/modules/audit/audit.service.ts';
+import { applyPoints, holdClient } from '#server/modules/points/ledger.ts';
+import { readSettings } from '#server/modules/settings/settings.service.ts';
+import { findUpload, IMAGES_OFF } from '#server/modules/uploads/uploads.service.ts';
 
 function groupBy<T, K>(items: readonly T[], key: (item: T) => K): Map<K, T[]> {
   const groups = new Map<K, T[]>();

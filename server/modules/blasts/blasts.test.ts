@@ -3,10 +3,10 @@
 import fc from 'fast-check';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { checkLedger } from '../../db/ledger-check.ts';
-import { engine, startServer, type TestServer } from '../../test-helpers.ts';
-import { applyPoints } from '../points/ledger.ts';
-import { expectCleanError, expectUnchanged } from '../../test-spec.ts';
+import { checkLedger } from '#server/db/ledger-check.ts';
+import { engine, startServer, type TestServer } from '#server/test/helpers.ts';
+import { applyPoints } from '#server/modules/points/ledger.ts';
+import { expectCleanError, expectUnchanged } from '#server/test/spec.ts';
 
 let server: TestServer;
 let client = { id: '', token: '' };

@@ -1,8 +1,8 @@
 // Admin contacts: managed by the admin, the active ones read by clients.
-import { ContactInputSchema, ContactSchema } from '../../../common/contacts.ts';
-import { z } from '../../../common/zod.ts';
-import type { App, AppContext } from '../../app-context.ts';
-import { IdParamsSchema, OkSchema } from '../../http.ts';
+import { ContactInputSchema, ContactSchema } from '#common/contacts.ts';
+import { z } from '#common/zod.ts';
+import type { App, AppContext } from '#server/app-context.ts';
+import { IdParamsSchema, OkSchema } from '#server/http.ts';
 import { createContact, deleteContact, listContacts, updateContact } from './contacts.service.ts';
 
 const tags = ['contacts'];

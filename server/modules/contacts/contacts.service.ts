@@ -1,9 +1,9 @@
 // Admin contacts: the list, and the admin's changes to it.
 import crypto from 'node:crypto';
-import type { Contact, ContactInput } from '../../../common/contacts.ts';
-import { bool, now, type Db } from '../../db/connection.ts';
-import type { ContactsTable } from '../../db/schema.ts';
-import { notFound } from '../../plugins/errors.ts';
+import type { Contact, ContactInput } from '#common/contacts.ts';
+import { bool, now, type Db } from '#server/db/connection.ts';
+import type { ContactsTable } from '#server/db/schema.ts';
+import { notFound } from '#server/plugins/errors.ts';
 
 const toContact = (row: ContactsTable): Contact => ({ ...row, is_active: Boolean(row.is_active) });
 

@@ -1,7 +1,7 @@
 // Admin contacts over HTTP: CRUD with SPEC fields, and clients see only the active ones.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startServer, type TestServer } from '../../test-helpers.ts';
-import { expectCleanError, expectSpecFields, expectUnchanged } from '../../test-spec.ts';
+import { startServer, type TestServer } from '#server/test/helpers.ts';
+import { expectCleanError, expectSpecFields, expectUnchanged } from '#server/test/spec.ts';
 
 let server: TestServer;
 let admin = '';

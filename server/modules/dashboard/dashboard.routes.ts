@@ -1,7 +1,7 @@
 // The dashboards' routes: the admin's and a client's figures.
-import { AdminDashboardSchema, ClientDashboardSchema } from '../../../common/dashboard.ts';
-import type { App, AppContext } from '../../app-context.ts';
-import { currentUser } from '../../plugins/auth.ts';
+import { AdminDashboardSchema, ClientDashboardSchema } from '#common/dashboard.ts';
+import type { App, AppContext } from '#server/app-context.ts';
+import { currentUser } from '#server/plugins/auth.ts';
 import { adminDashboard, clientDashboard } from './dashboard.service.ts';
 
 const tags = ['dashboard'];

@@ -1,12 +1,8 @@
 // The figures of both dashboards.
-import {
-  jakartaDayRange,
-  type AdminDashboard,
-  type ClientDashboard,
-} from '../../../common/dashboard.ts';
-import type { Db } from '../../db/connection.ts';
-import { blastCounts } from '../blasts/blasts.service.ts';
-import { pointRequestCounts } from '../points/points.service.ts';
+import { jakartaDayRange, type AdminDashboard, type ClientDashboard } from '#common/dashboard.ts';
+import type { Db } from '#server/db/connection.ts';
+import { blastCounts } from '#server/modules/blasts/blasts.service.ts';
+import { pointRequestCounts } from '#server/modules/points/points.service.ts';
 
 export async function adminDashboard(db: Db): Promise<AdminDashboard> {
   const [users, blasts, requests] = await Promise.all([

@@ -1,6 +1,6 @@
 // Liveness with a real database round trip, and the OpenAPI document.
-import { z } from '../../../common/zod.ts';
-import type { App, AppContext } from '../../app-context.ts';
+import { z } from '#common/zod.ts';
+import type { App, AppContext } from '#server/app-context.ts';
 import { checkDatabase } from './health.service.ts';
 
 export function healthRoutes(app: App, { database }: AppContext) {

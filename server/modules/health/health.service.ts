@@ -1,6 +1,6 @@
 // Liveness: a real round trip to the database.
 import { sql } from 'kysely';
-import type { DbHandle, Engine } from '../../db/connection.ts';
+import type { DbHandle, Engine } from '#server/db/connection.ts';
 
 /** Answers the engine once the database has answered a query. */
 export async function checkDatabase(database: DbHandle): Promise<Engine> {

@@ -1,8 +1,8 @@
 // The administrator's notepad.
-import { NoteInputSchema, NoteSchema } from '../../../common/notes.ts';
-import { z } from '../../../common/zod.ts';
-import type { App, AppContext } from '../../app-context.ts';
-import { IdParamsSchema, OkSchema } from '../../http.ts';
+import { NoteInputSchema, NoteSchema } from '#common/notes.ts';
+import { z } from '#common/zod.ts';
+import type { App, AppContext } from '#server/app-context.ts';
+import { IdParamsSchema, OkSchema } from '#server/http.ts';
 import { createNote, deleteNote, listNotes, updateNote } from './notes.service.ts';
 
 const tags = ['notes'];

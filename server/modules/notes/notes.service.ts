@@ -1,8 +1,8 @@
 // The administrator's notepad: the notes and their changes.
 import crypto from 'node:crypto';
-import type { Note, NoteInput } from '../../../common/notes.ts';
-import { now, type Db } from '../../db/connection.ts';
-import { notFound } from '../../plugins/errors.ts';
+import type { Note, NoteInput } from '#common/notes.ts';
+import { now, type Db } from '#server/db/connection.ts';
+import { notFound } from '#server/plugins/errors.ts';
 
 /** Last changed first. */
 export const listNotes = (db: Db): Promise<Note[]> =>

@@ -1,7 +1,7 @@
 // The admin notepad over HTTP: CRUD with SPEC fields and the trim rule on create and edit.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startServer, type TestServer } from '../../test-helpers.ts';
-import { expectCleanError, expectSpecFields, expectUnchanged } from '../../test-spec.ts';
+import { startServer, type TestServer } from '#server/test/helpers.ts';
+import { expectCleanError, expectSpecFields, expectUnchanged } from '#server/test/spec.ts';
 
 let server: TestServer;
 let admin = '';

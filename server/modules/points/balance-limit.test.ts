@@ -1,12 +1,12 @@
 // The one balance limit, on both engines: every balance up to MAX_BALANCE is held exactly and
 // stays editable; a credit past it (approval, refund, admin adjustment) is refused, changing nothing.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { MAX_BALANCE, MAX_BALANCE_MESSAGE } from '../../../common/points.ts';
-import { checkLedger } from '../../db/ledger-check.ts';
-import { migrate, MIGRATIONS } from '../../db/migrate.ts';
-import { freshDatabase, startServer, type TestServer } from '../../test-helpers.ts';
+import { MAX_BALANCE, MAX_BALANCE_MESSAGE } from '#common/points.ts';
+import { checkLedger } from '#server/db/ledger-check.ts';
+import { migrate, MIGRATIONS } from '#server/db/migrate.ts';
+import { freshDatabase, startServer, type TestServer } from '#server/test/helpers.ts';
 import { applyPoints } from './ledger.ts';
-import { expectCleanError, expectUnchanged } from '../../test-spec.ts';
+import { expectCleanError, expectUnchanged } from '#server/test/spec.ts';
 
 let server: TestServer;
 beforeAll(async () => {

@@ -2,11 +2,11 @@
 // entry (and its count) together, inside the caller's transaction; the balance never goes below zero nor above
 // MAX_BALANCE.
 import crypto from 'node:crypto';
-import { MAX_BALANCE, MAX_BALANCE_MESSAGE } from '../../../common/points.ts';
-import { countRow } from '../../db/summary-counts.ts';
-import type { Tx } from '../../db/transaction.ts';
-import type { PointTransactionsTable } from '../../db/schema.ts';
-import { conflict, notFound } from '../../plugins/errors.ts';
+import { MAX_BALANCE, MAX_BALANCE_MESSAGE } from '#common/points.ts';
+import { countRow } from '#server/db/summary-counts.ts';
+import type { Tx } from '#server/db/transaction.ts';
+import type { PointTransactionsTable } from '#server/db/schema.ts';
+import { conflict, notFound } from '#server/plugins/errors.ts';
 
 export interface LedgerEntry {
   userId: string;

@@ -1,15 +1,15 @@
 // Top-up requests and the client's point history.
-import { PageQuerySchema } from '../../../common/pagination.ts';
+import { PageQuerySchema } from '#common/pagination.ts';
 import {
   CreatePointRequestSchema,
   PointRequestPageSchema,
   PointRequestQuerySchema,
   PointRequestSchema,
   TransactionPageSchema,
-} from '../../../common/points.ts';
-import type { App, AppContext } from '../../app-context.ts';
-import { IdParamsSchema } from '../../http.ts';
-import { currentUser } from '../../plugins/auth.ts';
+} from '#common/points.ts';
+import type { App, AppContext } from '#server/app-context.ts';
+import { IdParamsSchema } from '#server/http.ts';
+import { currentUser } from '#server/plugins/auth.ts';
 import {
   createPointRequest,
   decidePointRequest,

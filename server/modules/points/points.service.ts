@@ -1,8 +1,8 @@
 // Top-up requests (client asks, admin decides) and the ledger as a list.
 import crypto from 'node:crypto';
-import { formatNumber, formatRupiah } from '../../../common/format.ts';
-import { computePrice } from '../../../common/pricing.ts';
-import type { PageQuery } from '../../../common/pagination.ts';
+import { formatNumber, formatRupiah } from '#common/format.ts';
+import { computePrice } from '#common/pricing.ts';
+import type { PageQuery } from '#common/pagination.ts';
 import type {
   CreatePointRequest,
   PointRequest,
@@ -10,15 +10,15 @@ import type {
   PointRequestStatus,
   Transaction,
   TransactionPage,
-} from '../../../common/points.ts';
-import { now, type Db, type DbHandle } from '../../db/connection.ts';
-import { pageWindow, windowIds, type PageWindow } from '../../db/pages.ts';
-import type { PointTransactionsTable } from '../../db/schema.ts';
-import { countRow, readCounts } from '../../db/summary-counts.ts';
-import { transact } from '../../db/transaction.ts';
-import { conflict, HttpError, notFound } from '../../plugins/errors.ts';
-import { recordAudit } from '../audit/audit.service.ts';
-import { listTiers } from '../pricing/pricing.service.ts';
+} from '#common/points.ts';
+import { now, type Db, type DbHandle } from '#server/db/connection.ts';
+import { pageWindow, windowIds, type PageWindow } from '#server/db/pages.ts';
+import type { PointTransactionsTable } from '#server/db/schema.ts';
+import { countRow, readCounts } from '#server/db/summary-counts.ts';
+import { transact } from '#server/db/transaction.ts';
+import { conflict, HttpError, notFound } from '#server/plugins/errors.ts';
+import { recordAudit } from '#server/modules/audit/audit.service.ts';
+import { listTiers } from '#server/modules/pricing/pricing.service.ts';
 import { applyPoints, holdClient } from './ledger.ts';
 
 export async function createPointRequest(

@@ -1,7 +1,7 @@
 // Top-up requests over HTTP: the points limit is the shared one, with the same message.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { TOPUP_MAX_MESSAGE, TOPUP_MAX_POINTS } from '../../../common/points.ts';
-import { startServer, type TestServer } from '../../test-helpers.ts';
+import { TOPUP_MAX_MESSAGE, TOPUP_MAX_POINTS } from '#common/points.ts';
+import { startServer, type TestServer } from '#server/test/helpers.ts';
 
 let server: TestServer;
 beforeAll(async () => {

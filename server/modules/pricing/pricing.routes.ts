@@ -1,8 +1,8 @@
 // Price tiers: the admin's list, read by clients to price a top-up.
-import { PricingTierInputSchema, PricingTierSchema } from '../../../common/pricing.ts';
-import { z } from '../../../common/zod.ts';
-import type { App, AppContext } from '../../app-context.ts';
-import { IdParamsSchema, OkSchema } from '../../http.ts';
+import { PricingTierInputSchema, PricingTierSchema } from '#common/pricing.ts';
+import { z } from '#common/zod.ts';
+import type { App, AppContext } from '#server/app-context.ts';
+import { IdParamsSchema, OkSchema } from '#server/http.ts';
 import { createTier, deleteTier, listTiers, updateTier } from './pricing.service.ts';
 
 const tags = ['pricing'];

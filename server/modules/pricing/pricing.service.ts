@@ -1,10 +1,10 @@
 // Price tiers: the list, and changes that keep the tiers' point ranges apart.
 import crypto from 'node:crypto';
 import { sql } from 'kysely';
-import type { PricingTier, PricingTierInput } from '../../../common/pricing.ts';
-import { now, type Db, type DbHandle } from '../../db/connection.ts';
-import { transact, type Tx } from '../../db/transaction.ts';
-import { conflict, notFound } from '../../plugins/errors.ts';
+import type { PricingTier, PricingTierInput } from '#common/pricing.ts';
+import { now, type Db, type DbHandle } from '#server/db/connection.ts';
+import { transact, type Tx } from '#server/db/transaction.ts';
+import { conflict, notFound } from '#server/plugins/errors.ts';
 
 export const listTiers = (db: Db) =>
   db.selectFrom('pricing_tiers').selectAll().orderBy('min_points').orderBy('id').execute();
@@ -17,11 +17,7 @@ const TIER_WRITE_LOCK = 7362002;
  * transaction ends: two writers could otherwise both read no overlap and both insert (SQLite's
  * writers already queue on the file lock).
  */
-async function checkOverlap(
-  { db: trx, engine }: Tx,
-  tier: PricingTierInput,
-  exceptId?: string,
-) {
+async function checkOverlap({ db: trx, engine }: Tx, tier: PricingTierInput, exceptId?: string) {
   if (engine === 'postgres')
     await sql`select pg_advisory_xact_lock(${TIER_WRITE_LOCK})`.execute(trx);
   let query = trx

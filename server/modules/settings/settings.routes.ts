@@ -1,6 +1,6 @@
 // The single settings record: payment details, the QR code and the blast image switch.
-import { SettingsInputSchema, SettingsSchema } from '../../../common/settings.ts';
-import type { App, AppContext } from '../../app-context.ts';
+import { SettingsInputSchema, SettingsSchema } from '#common/settings.ts';
+import type { App, AppContext } from '#server/app-context.ts';
 import { readSettings, saveSettings } from './settings.service.ts';
 
 const tags = ['settings'];

@@ -1,10 +1,10 @@
 // The single settings record: read with defaults, and saved with the QR upload it replaces.
-import type { Role } from '../../../common/auth.ts';
-import type { Settings, SettingsInput } from '../../../common/settings.ts';
-import { bool, now, type Db, type DbHandle } from '../../db/connection.ts';
-import { forUpdate, transact } from '../../db/transaction.ts';
-import type { FileStore } from '../uploads/file-store.ts';
-import { endingName, removeFiles, storedFile } from '../uploads/uploads.service.ts';
+import type { Role } from '#common/auth.ts';
+import type { Settings, SettingsInput } from '#common/settings.ts';
+import { bool, now, type Db, type DbHandle } from '#server/db/connection.ts';
+import { forUpdate, transact } from '#server/db/transaction.ts';
+import type { FileStore } from '#server/modules/uploads/file-store.ts';
+import { endingName, removeFiles, storedFile } from '#server/modules/uploads/uploads.service.ts';
 
 export async function readSettings(db: Db): Promise<Settings> {
   const row = await db.selectFrom('settings').selectAll().where('id', '=', 1).executeTakeFirst();

@@ -1,8 +1,8 @@
 // The settings record over HTTP: required fields, the image switch starting off, and the
 // public copy that clients read.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startServer, type TestServer } from '../../test-helpers.ts';
-import { expectCleanError, expectSpecFields, expectUnchanged } from '../../test-spec.ts';
+import { startServer, type TestServer } from '#server/test/helpers.ts';
+import { expectCleanError, expectSpecFields, expectUnchanged } from '#server/test/spec.ts';
 
 let server: TestServer;
 let admin = '';

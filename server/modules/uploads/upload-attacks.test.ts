@@ -4,15 +4,11 @@
 import zlib from 'node:zlib';
 import sharp from 'sharp';
 import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
-import {
-  IMAGE_SIZE_MESSAGE,
-  IMAGE_TYPE_MESSAGE,
-  MAX_IMAGE_BYTES,
-} from '../../../common/settings.ts';
-import { startServer, type ApiAnswer, type TestServer } from '../../test-helpers.ts';
-import { form } from '../../test-routes.ts';
-import { snapshot } from '../../test-snapshot.ts';
-import { busyMessage } from '../../plugins/in-flight.ts';
+import { IMAGE_SIZE_MESSAGE, IMAGE_TYPE_MESSAGE, MAX_IMAGE_BYTES } from '#common/settings.ts';
+import { startServer, type ApiAnswer, type TestServer } from '#server/test/helpers.ts';
+import { form } from '#server/test/routes.ts';
+import { snapshot } from '#server/test/snapshot.ts';
+import { busyMessage } from '#server/plugins/in-flight.ts';
 import { PIXELS_MESSAGE, reencodes } from './uploads.service.ts';
 
 const SCRIPT = '<script>alert(document.cookie)</script>';

@@ -7,13 +7,13 @@ import {
   MAX_IMAGE_BYTES,
   QrDataSchema,
   QrUploadSchema,
-} from '../../../common/settings.ts';
-import { ErrorSchema } from '../../../common/auth.ts';
-import { z } from '../../../common/zod.ts';
-import type { App, AppContext } from '../../app-context.ts';
-import { HttpError, notFound } from '../../plugins/errors.ts';
-import { currentUser } from '../../plugins/auth.ts';
-import { qrFile, readSettings } from '../settings/settings.service.ts';
+} from '#common/settings.ts';
+import { ErrorSchema } from '#common/auth.ts';
+import { z } from '#common/zod.ts';
+import type { App, AppContext } from '#server/app-context.ts';
+import { HttpError, notFound } from '#server/plugins/errors.ts';
+import { currentUser } from '#server/plugins/auth.ts';
+import { qrFile, readSettings } from '#server/modules/settings/settings.service.ts';
 import { IMAGES_OFF, storedFile, storeImage, toDataUrl, UPLOAD_PATH } from './uploads.service.ts';
 
 const tags = ['uploads'];

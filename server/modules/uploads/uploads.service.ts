@@ -1,12 +1,12 @@
 // Uploads: recognised by their bytes, re-encoded within a pixel bound, stored under random names.
 import crypto from 'node:crypto';
 import { sql, type ExpressionBuilder } from 'kysely';
-import { IMAGE_MIME_TYPES, IMAGE_TYPE_MESSAGE } from '../../../common/settings.ts';
-import { now, type Db, type DbHandle } from '../../db/connection.ts';
-import { forUpdate, transact } from '../../db/transaction.ts';
-import type { Database, UploadsTable } from '../../db/schema.ts';
-import { HttpError } from '../../plugins/errors.ts';
-import { holdClient } from '../points/ledger.ts';
+import { IMAGE_MIME_TYPES, IMAGE_TYPE_MESSAGE } from '#common/settings.ts';
+import { now, type Db, type DbHandle } from '#server/db/connection.ts';
+import { forUpdate, transact } from '#server/db/transaction.ts';
+import type { Database, UploadsTable } from '#server/db/schema.ts';
+import { HttpError } from '#server/plugins/errors.ts';
+import { holdClient } from '#server/modules/points/ledger.ts';
 import { FairQueue } from './fair-queue.ts';
 import type { FileStore } from './file-store.ts';
 

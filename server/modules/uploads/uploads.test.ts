@@ -5,9 +5,9 @@ import fs from 'node:fs';
 import path from 'node:path';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startServer, type TestServer } from '../../test-helpers.ts';
-import { settingsBody } from '../../test-routes.ts';
-import { expectCleanError, expectSpecFields, expectUnchanged } from '../../test-spec.ts';
+import { startServer, type TestServer } from '#server/test/helpers.ts';
+import { settingsBody } from '#server/test/routes.ts';
+import { expectCleanError, expectSpecFields, expectUnchanged } from '#server/test/spec.ts';
 import {
   IMAGES_OFF,
   MAX_UNUSED_UPLOADS,

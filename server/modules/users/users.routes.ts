@@ -1,15 +1,15 @@
 // The admin's client accounts.
-import { UserSchema } from '../../../common/auth.ts';
-import { PageQuerySchema } from '../../../common/pagination.ts';
+import { UserSchema } from '#common/auth.ts';
+import { PageQuerySchema } from '#common/pagination.ts';
 import {
   ChangePasswordSchema,
   CreateUserSchema,
   UpdateUserSchema,
   UserPageSchema,
-} from '../../../common/users.ts';
-import type { App, AppContext } from '../../app-context.ts';
-import { IdParamsSchema, OkSchema } from '../../http.ts';
-import { currentUser } from '../../plugins/auth.ts';
+} from '#common/users.ts';
+import type { App, AppContext } from '#server/app-context.ts';
+import { IdParamsSchema, OkSchema } from '#server/http.ts';
+import { currentUser } from '#server/plugins/auth.ts';
 import {
   accountOf,
   changeClientPassword,

@@ -1,19 +1,19 @@
 // Accounts: presenting users, the first administrator, and the admin's client management.
 import crypto from 'node:crypto';
 import { sql, type Kysely, type Transaction } from 'kysely';
-import type { User } from '../../../common/auth.ts';
-import type { PageQuery } from '../../../common/pagination.ts';
-import type { ChangePassword, CreateUser, UpdateUser, UserPage } from '../../../common/users.ts';
-import { now, type DbHandle } from '../../db/connection.ts';
-import { pageWindow } from '../../db/pages.ts';
-import { forUpdate, transact, type Tx } from '../../db/transaction.ts';
-import type { Database, UsersTable } from '../../db/schema.ts';
-import { hashPassword, type AuthUser } from '../../plugins/auth.ts';
-import { conflict, notFound } from '../../plugins/errors.ts';
-import { recordAudit } from '../audit/audit.service.ts';
-import { applyPoints } from '../points/ledger.ts';
-import type { FileStore } from '../uploads/file-store.ts';
-import { removeFiles } from '../uploads/uploads.service.ts';
+import type { User } from '#common/auth.ts';
+import type { PageQuery } from '#common/pagination.ts';
+import type { ChangePassword, CreateUser, UpdateUser, UserPage } from '#common/users.ts';
+import { now, type DbHandle } from '#server/db/connection.ts';
+import { pageWindow } from '#server/db/pages.ts';
+import { forUpdate, transact, type Tx } from '#server/db/transaction.ts';
+import type { Database, UsersTable } from '#server/db/schema.ts';
+import { hashPassword, type AuthUser } from '#server/plugins/auth.ts';
+import { conflict, notFound } from '#server/plugins/errors.ts';
+import { recordAudit } from '#server/modules/audit/audit.service.ts';
+import { applyPoints } from '#server/modules/points/ledger.ts';
+import type { FileStore } from '#server/modules/uploads/file-store.ts';
+import { removeFiles } from '#server/modules/uploads/uploads.service.ts';
 
 export const EMAIL_TAKEN = 'Email sudah terdaftar';
 export const USERNAME_TAKEN = 'Username sudah digunakan';

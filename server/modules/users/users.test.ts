@@ -2,10 +2,10 @@
 // password change and delete, each with what it does to sign-in and existing tokens.
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { checkLedger } from '../../db/ledger-check.ts';
-import { migrate, MIGRATIONS } from '../../db/migrate.ts';
-import { freshDatabase, startServer, type TestServer } from '../../test-helpers.ts';
-import { expectCleanError, expectSpecFields } from '../../test-spec.ts';
+import { checkLedger } from '#server/db/ledger-check.ts';
+import { migrate, MIGRATIONS } from '#server/db/migrate.ts';
+import { freshDatabase, startServer, type TestServer } from '#server/test/helpers.ts';
+import { expectCleanError, expectSpecFields } from '#server/test/spec.ts';
 
 let server: TestServer;
 let admin = '';

@@ -13,31 +13,31 @@ import {
   XCircle,
 } from 'lucide-react';
 import { useState } from 'react';
-import type { Blast, BlastPage } from '../../../../common/blasts.ts';
-import { Badge } from '../../../components/ui/badge.tsx';
-import { Button } from '../../../components/ui/button.tsx';
-import { ConfirmDialog } from '../../../components/ui/confirm-dialog.tsx';
-import type { DataTableColumn } from '../../../components/ui/data-table.tsx';
-import { EmptyState } from '../../../components/ui/empty-state.tsx';
-import { PageHeader } from '../../../components/ui/page-header.tsx';
-import { PagedTable } from '../../../components/ui/paged-table.tsx';
-import { StatCard } from '../../../components/ui/stat-card.tsx';
-import { toastError, toastSuccess } from '../../../components/ui/toast.ts';
+import type { Blast, BlastPage } from '#common/blasts.ts';
+import { Badge } from '#client/components/ui/badge.tsx';
+import { Button } from '#client/components/ui/button.tsx';
+import { ConfirmDialog } from '#client/components/ui/confirm-dialog.tsx';
+import type { DataTableColumn } from '#client/components/ui/data-table.tsx';
+import { EmptyState } from '#client/components/ui/empty-state.tsx';
+import { PageHeader } from '#client/components/ui/page-header.tsx';
+import { PagedTable } from '#client/components/ui/paged-table.tsx';
+import { StatCard } from '#client/components/ui/stat-card.tsx';
+import { toastError, toastSuccess } from '#client/components/ui/toast.ts';
 import {
   BLASTS_PAGE_SIZE,
   useAdminBlasts,
   useRejectBlast,
-} from '../../../features/blasts/admin-api.ts';
+} from '#client/features/blasts/admin-api.ts';
 import {
   AdminBlastDetailDialog,
   BlastStatusBadge,
-} from '../../../features/blasts/admin-blast-detail.tsx';
-import { AdminBlastResultDialog } from '../../../features/blasts/admin-blast-result.tsx';
-import { formatDateTime, formatNumber } from '../../../lib/format.ts';
-import { failureText } from '../../../lib/api-client.ts';
-import { useLoadErrorToast } from '../feedback.ts';
-import { compact, DateTimeCell, UserCell } from '../table-cells.tsx';
-import { useClampedPage } from '../use-clamped-page.ts';
+} from '#client/features/blasts/admin-blast-detail.tsx';
+import { AdminBlastResultDialog } from '#client/features/blasts/admin-blast-result.tsx';
+import { formatDateTime, formatNumber } from '#client/lib/format.ts';
+import { failureText } from '#client/lib/api-client.ts';
+import { useLoadErrorToast } from '#client/app/admin/feedback.ts';
+import { compact, DateTimeCell, UserCell } from '#client/app/admin/table-cells.tsx';
+import { useClampedPage } from '#client/app/admin/use-clamped-page.ts';
 
 const PREVIEW_LENGTH = 60;
 const NAME_PREVIEW_LENGTH = 30;

@@ -7,36 +7,36 @@ import {
   ContactInputSchema,
   type Contact,
   type ContactInput,
-} from '../../../../common/contacts.ts';
-import { z } from '../../../../common/zod.ts';
-import { Badge } from '../../../components/ui/badge.tsx';
-import { Button } from '../../../components/ui/button.tsx';
-import { DataTable, type DataTableColumn } from '../../../components/ui/data-table.tsx';
-import { EmptyState } from '../../../components/ui/empty-state.tsx';
+} from '#common/contacts.ts';
+import { z } from '#common/zod.ts';
+import { Badge } from '#client/components/ui/badge.tsx';
+import { Button } from '#client/components/ui/button.tsx';
+import { DataTable, type DataTableColumn } from '#client/components/ui/data-table.tsx';
+import { EmptyState } from '#client/components/ui/empty-state.tsx';
 import {
   InlineEditorCard,
   RowEditActions,
   useInlineEditor,
-} from '../../../components/ui/inline-editor.tsx';
-import { describedBy, Field, Label } from '../../../components/ui/label.tsx';
-import { PageHeader } from '../../../components/ui/page-header.tsx';
+} from '#client/components/ui/inline-editor.tsx';
+import { describedBy, Field, Label } from '#client/components/ui/label.tsx';
+import { PageHeader } from '#client/components/ui/page-header.tsx';
 import {
   Select,
   SelectContent,
   SelectItem,
   SelectTrigger,
   SelectValue,
-} from '../../../components/ui/select.tsx';
-import { Switch } from '../../../components/ui/switch.tsx';
-import { TextField } from '../../../components/ui/text-field.tsx';
+} from '#client/components/ui/select.tsx';
+import { Switch } from '#client/components/ui/switch.tsx';
+import { TextField } from '#client/components/ui/text-field.tsx';
 import {
   useAdminContacts,
   useDeleteContact,
   useSaveContact,
-} from '../../../features/contacts/admin-api.ts';
-import { formatDate } from '../../../lib/format.ts';
-import { useLoadErrorToast } from '../feedback.ts';
-import { viaForm } from '../../../lib/form-schema.ts';
+} from '#client/features/contacts/admin-api.ts';
+import { formatDate } from '#client/lib/format.ts';
+import { useLoadErrorToast } from '#client/app/admin/feedback.ts';
+import { viaForm } from '#client/lib/form-schema.ts';
 
 const PLATFORM_LABELS: Record<string, string> = {
   telegram: 'Telegram',
@@ -221,7 +221,7 @@ export default function AdminContactsPage() {
       <DataTable
         stacked
         label="Daftar kontak admin"
-        columns={contactColumns(editor.openEdit, editor.onDelete, remove.isPending)}
+        columns={contactColumns(editor.openEdit, (c) => void editor.onDelete(c), remove.isPending)}
         rows={contacts.data}
         rowKey={(c) => c.id}
         loading={contacts.isPending}

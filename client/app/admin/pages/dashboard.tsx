@@ -18,13 +18,13 @@ import {
   CardDescription,
   CardHeader,
   CardTitle,
-} from '../../../components/ui/card.tsx';
-import { PageSpinner } from '../../../components/ui/spinner.tsx';
-import { StatCard } from '../../../components/ui/stat-card.tsx';
-import { useMe } from '../../../features/auth/api.ts';
-import { useAdminDashboard } from '../../../features/dashboard/admin-api.ts';
-import { formatNumber } from '../../../lib/format.ts';
-import { useSession } from '../../../lib/session.ts';
+} from '#client/components/ui/card.tsx';
+import { PageSpinner } from '#client/components/ui/spinner.tsx';
+import { StatCard } from '#client/components/ui/stat-card.tsx';
+import { useMe } from '#client/features/auth/api.ts';
+import { useAdminDashboard } from '#client/features/dashboard/admin-api.ts';
+import { formatNumber } from '#client/lib/format.ts';
+import { useSession } from '#client/lib/session.ts';
 
 const QUICK_LINKS: { to: string; label: string; description: string; icon: LucideIcon }[] = [
   {

@@ -8,12 +8,12 @@ import {
   NoteInputSchema,
   type Note,
   type NoteInput,
-} from '../../../../common/notes.ts';
-import type { z } from '../../../../common/zod.ts';
-import { Alert } from '../../../components/ui/alert.tsx';
-import { Button } from '../../../components/ui/button.tsx';
-import { ConfirmDialog } from '../../../components/ui/confirm-dialog.tsx';
-import { DataTable, type DataTableColumn } from '../../../components/ui/data-table.tsx';
+} from '#common/notes.ts';
+import type { z } from '#common/zod.ts';
+import { Alert } from '#client/components/ui/alert.tsx';
+import { Button } from '#client/components/ui/button.tsx';
+import { ConfirmDialog } from '#client/components/ui/confirm-dialog.tsx';
+import { DataTable, type DataTableColumn } from '#client/components/ui/data-table.tsx';
 import {
   Dialog,
   DialogContent,
@@ -21,22 +21,22 @@ import {
   DialogFooter,
   DialogHeader,
   DialogTitle,
-} from '../../../components/ui/dialog.tsx';
-import { EmptyState } from '../../../components/ui/empty-state.tsx';
-import { Input, Textarea } from '../../../components/ui/input.tsx';
-import { RowEditActions } from '../../../components/ui/inline-editor.tsx';
-import { Field } from '../../../components/ui/label.tsx';
-import { PageHeader } from '../../../components/ui/page-header.tsx';
-import { toastError, toastSuccess } from '../../../components/ui/toast.ts';
+} from '#client/components/ui/dialog.tsx';
+import { EmptyState } from '#client/components/ui/empty-state.tsx';
+import { Input, Textarea } from '#client/components/ui/input.tsx';
+import { RowEditActions } from '#client/components/ui/inline-editor.tsx';
+import { Field } from '#client/components/ui/label.tsx';
+import { PageHeader } from '#client/components/ui/page-header.tsx';
+import { toastError, toastSuccess } from '#client/components/ui/toast.ts';
 import {
   useCreateNote,
   useDeleteNote,
   useNotes,
   useUpdateNote,
-} from '../../../features/notes/api.ts';
-import { errorMessage } from '../../../lib/api-client.ts';
-import { formatDateTime } from '../../../lib/format.ts';
-import { useLoadErrorToast } from '../feedback.ts';
+} from '#client/features/notes/api.ts';
+import { errorMessage } from '#client/lib/api-client.ts';
+import { formatDateTime } from '#client/lib/format.ts';
+import { useLoadErrorToast } from '#client/app/admin/feedback.ts';
 
 const PREVIEW_LENGTH = 100;
 const preview = (content: string) =>

@@ -1,30 +1,26 @@
 // Form Poin (/point-requests): clients' top-up requests, approved or rejected by the admin.
 import { Check, CheckCircle2, Clock, ExternalLink, Wallet, X, XCircle } from 'lucide-react';
 import { useState } from 'react';
-import type {
-  PointRequest,
-  PointRequestPage,
-  PointRequestStatus,
-} from '../../../../common/points.ts';
-import { Badge, type BadgeProps } from '../../../components/ui/badge.tsx';
-import { Button } from '../../../components/ui/button.tsx';
-import { ConfirmDialog } from '../../../components/ui/confirm-dialog.tsx';
-import type { DataTableColumn } from '../../../components/ui/data-table.tsx';
-import { EmptyState } from '../../../components/ui/empty-state.tsx';
-import { PageHeader } from '../../../components/ui/page-header.tsx';
-import { PagedTable } from '../../../components/ui/paged-table.tsx';
-import { StatCard } from '../../../components/ui/stat-card.tsx';
-import { toastError, toastSuccess } from '../../../components/ui/toast.ts';
+import type { PointRequest, PointRequestPage, PointRequestStatus } from '#common/points.ts';
+import { Badge, type BadgeProps } from '#client/components/ui/badge.tsx';
+import { Button } from '#client/components/ui/button.tsx';
+import { ConfirmDialog } from '#client/components/ui/confirm-dialog.tsx';
+import type { DataTableColumn } from '#client/components/ui/data-table.tsx';
+import { EmptyState } from '#client/components/ui/empty-state.tsx';
+import { PageHeader } from '#client/components/ui/page-header.tsx';
+import { PagedTable } from '#client/components/ui/paged-table.tsx';
+import { StatCard } from '#client/components/ui/stat-card.tsx';
+import { toastError, toastSuccess } from '#client/components/ui/toast.ts';
 import {
   POINT_REQUESTS_PAGE_SIZE,
   useAdminPointRequests,
   useDecidePointRequest,
-} from '../../../features/points/admin-api.ts';
-import { formatNumber, formatRupiah } from '../../../lib/format.ts';
-import { failureText } from '../../../lib/api-client.ts';
-import { useLoadErrorToast } from '../feedback.ts';
-import { compact, DateTimeCell, UserCell } from '../table-cells.tsx';
-import { useClampedPage } from '../use-clamped-page.ts';
+} from '#client/features/points/admin-api.ts';
+import { formatNumber, formatRupiah } from '#client/lib/format.ts';
+import { failureText } from '#client/lib/api-client.ts';
+import { useLoadErrorToast } from '#client/app/admin/feedback.ts';
+import { compact, DateTimeCell, UserCell } from '#client/app/admin/table-cells.tsx';
+import { useClampedPage } from '#client/app/admin/use-clamped-page.ts';
 
 interface Decision {
   request: PointRequest;

@@ -8,26 +8,22 @@ import {
   PricingTierInputSchema,
   type PricingTier,
   type PricingTierInput,
-} from '../../../../common/pricing.ts';
-import { z } from '../../../../common/zod.ts';
-import { Button } from '../../../components/ui/button.tsx';
-import { DataTable, type DataTableColumn } from '../../../components/ui/data-table.tsx';
-import { EmptyState } from '../../../components/ui/empty-state.tsx';
+} from '#common/pricing.ts';
+import { z } from '#common/zod.ts';
+import { Button } from '#client/components/ui/button.tsx';
+import { DataTable, type DataTableColumn } from '#client/components/ui/data-table.tsx';
+import { EmptyState } from '#client/components/ui/empty-state.tsx';
 import {
   InlineEditorCard,
   RowEditActions,
   useInlineEditor,
-} from '../../../components/ui/inline-editor.tsx';
-import { PageHeader } from '../../../components/ui/page-header.tsx';
-import { TextField } from '../../../components/ui/text-field.tsx';
-import {
-  useAdminPricing,
-  useDeleteTier,
-  useSaveTier,
-} from '../../../features/pricing/admin-api.ts';
-import { formatDate, formatNumber, formatRupiah } from '../../../lib/format.ts';
-import { useLoadErrorToast } from '../feedback.ts';
-import { toNumber, viaForm } from '../../../lib/form-schema.ts';
+} from '#client/components/ui/inline-editor.tsx';
+import { PageHeader } from '#client/components/ui/page-header.tsx';
+import { TextField } from '#client/components/ui/text-field.tsx';
+import { useAdminPricing, useDeleteTier, useSaveTier } from '#client/features/pricing/admin-api.ts';
+import { formatDate, formatNumber, formatRupiah } from '#client/lib/format.ts';
+import { useLoadErrorToast } from '#client/app/admin/feedback.ts';
+import { toNumber, viaForm } from '#client/lib/form-schema.ts';
 
 /** The worked example SPEC asks the form to show. */
 const EXAMPLE = { min_points: 1, max_points: 100, price_per_point: 600 };
@@ -245,7 +241,7 @@ export default function AdminPricingPage() {
       <DataTable
         stacked
         label="Daftar tier harga poin"
-        columns={tierColumns(editor.openEdit, editor.onDelete, remove.isPending)}
+        columns={tierColumns(editor.openEdit, (t) => void editor.onDelete(t), remove.isPending)}
         rows={tiers.data}
         rowKey={(t) => t.id}
         loading={tiers.isPending}

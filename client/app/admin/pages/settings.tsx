@@ -3,28 +3,28 @@ import { zodResolver } from '@hookform/resolvers/zod';
 import { Landmark, Save, Upload } from 'lucide-react';
 import type { FormEvent } from 'react';
 import { Controller, useForm, useWatch, type UseFormReturn } from 'react-hook-form';
-import { SettingsInputSchema, type Settings } from '../../../../common/settings.ts';
-import type { z } from '../../../../common/zod.ts';
-import { Alert } from '../../../components/ui/alert.tsx';
-import { Button } from '../../../components/ui/button.tsx';
+import { SettingsInputSchema, type Settings } from '#common/settings.ts';
+import type { z } from '#common/zod.ts';
+import { Alert } from '#client/components/ui/alert.tsx';
+import { Button } from '#client/components/ui/button.tsx';
 import {
   Card,
   CardContent,
   CardDescription,
   CardHeader,
   CardTitle,
-} from '../../../components/ui/card.tsx';
-import { Label } from '../../../components/ui/label.tsx';
-import { PageHeader } from '../../../components/ui/page-header.tsx';
-import { PageSpinner } from '../../../components/ui/spinner.tsx';
-import { Switch } from '../../../components/ui/switch.tsx';
-import { TextField } from '../../../components/ui/text-field.tsx';
-import { toastError, toastSuccess } from '../../../components/ui/toast.ts';
-import { useAdminSettings, useSaveSettings } from '../../../features/settings/admin-api.ts';
-import { ClientPreview } from '../../../features/settings/client-preview.tsx';
-import { QrFileField, useQrFile, type QrFile } from '../../../features/settings/qr-file.tsx';
-import { failureText } from '../../../lib/api-client.ts';
-import { useLoadErrorToast } from '../feedback.ts';
+} from '#client/components/ui/card.tsx';
+import { Label } from '#client/components/ui/label.tsx';
+import { PageHeader } from '#client/components/ui/page-header.tsx';
+import { PageSpinner } from '#client/components/ui/spinner.tsx';
+import { Switch } from '#client/components/ui/switch.tsx';
+import { TextField } from '#client/components/ui/text-field.tsx';
+import { toastError, toastSuccess } from '#client/components/ui/toast.ts';
+import { useAdminSettings, useSaveSettings } from '#client/features/settings/admin-api.ts';
+import { ClientPreview } from '#client/features/settings/client-preview.tsx';
+import { QrFileField, useQrFile, type QrFile } from '#client/features/settings/qr-file.tsx';
+import { failureText } from '#client/lib/api-client.ts';
+import { useLoadErrorToast } from '#client/app/admin/feedback.ts';
 
 const PaymentFormSchema = SettingsInputSchema.pick({
   bank_name: true,

@@ -11,29 +11,29 @@ import {
   Users,
 } from 'lucide-react';
 import { useState } from 'react';
-import type { User } from '../../../../common/auth.ts';
-import type { UserPage } from '../../../../common/users.ts';
-import { Badge } from '../../../components/ui/badge.tsx';
-import { Button } from '../../../components/ui/button.tsx';
-import { ConfirmDialog } from '../../../components/ui/confirm-dialog.tsx';
-import type { DataTableColumn } from '../../../components/ui/data-table.tsx';
-import { EmptyState } from '../../../components/ui/empty-state.tsx';
-import { PageHeader } from '../../../components/ui/page-header.tsx';
-import { PagedTable } from '../../../components/ui/paged-table.tsx';
-import { StatCard } from '../../../components/ui/stat-card.tsx';
-import { toastError, toastSuccess } from '../../../components/ui/toast.ts';
-import { useDeleteUser, USERS_PAGE_SIZE, useUsers } from '../../../features/users/api.ts';
+import type { User } from '#common/auth.ts';
+import type { UserPage } from '#common/users.ts';
+import { Badge } from '#client/components/ui/badge.tsx';
+import { Button } from '#client/components/ui/button.tsx';
+import { ConfirmDialog } from '#client/components/ui/confirm-dialog.tsx';
+import type { DataTableColumn } from '#client/components/ui/data-table.tsx';
+import { EmptyState } from '#client/components/ui/empty-state.tsx';
+import { PageHeader } from '#client/components/ui/page-header.tsx';
+import { PagedTable } from '#client/components/ui/paged-table.tsx';
+import { StatCard } from '#client/components/ui/stat-card.tsx';
+import { toastError, toastSuccess } from '#client/components/ui/toast.ts';
+import { useDeleteUser, USERS_PAGE_SIZE, useUsers } from '#client/features/users/api.ts';
 import {
   CreateUserDialog,
   EditUserDialog,
   PasswordDialog,
-} from '../../../features/users/user-dialogs.tsx';
-import { errorMessage } from '../../../lib/api-client.ts';
-import { formatDate, formatNumber } from '../../../lib/format.ts';
-import { Avatar } from '../../shell/shell-layout.tsx';
-import { useLoadErrorToast } from '../feedback.ts';
-import { compact } from '../table-cells.tsx';
-import { useClampedPage } from '../use-clamped-page.ts';
+} from '#client/features/users/user-dialogs.tsx';
+import { errorMessage } from '#client/lib/api-client.ts';
+import { formatDate, formatNumber } from '#client/lib/format.ts';
+import { Avatar } from '#client/app/shell/shell-layout.tsx';
+import { useLoadErrorToast } from '#client/app/admin/feedback.ts';
+import { compact } from '#client/app/admin/table-cells.tsx';
+import { useClampedPage } from '#client/app/admin/use-clamped-page.ts';
 
 function userColumns(act: {
   edit: (user: User) => void;

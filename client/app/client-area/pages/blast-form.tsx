@@ -3,34 +3,34 @@
 import { Coins, Send, Target, Wallet } from 'lucide-react';
 import { useMemo, useState, type FormEvent } from 'react';
 import { useNavigate } from 'react-router';
-import { MAX_MESSAGE_LENGTH } from '../../../../common/blast-rules.ts';
+import { MAX_MESSAGE_LENGTH } from '#common/blast-rules.ts';
 import {
   analyzeNumbers,
   MAX_NUMBERS_PER_BLAST,
   POINTS_PER_NUMBER,
   splitNumbers,
-} from '../../../../common/phone.ts';
-import { Button } from '../../../components/ui/button.tsx';
-import { Card, CardContent, CardHeader, CardTitle } from '../../../components/ui/card.tsx';
-import { Textarea } from '../../../components/ui/input.tsx';
-import { describedBy, Field } from '../../../components/ui/label.tsx';
-import { PageHeader } from '../../../components/ui/page-header.tsx';
-import { toast } from '../../../components/ui/toast.ts';
-import { useMe } from '../../../features/auth/api.ts';
+} from '#common/phone.ts';
+import { Button } from '#client/components/ui/button.tsx';
+import { Card, CardContent, CardHeader, CardTitle } from '#client/components/ui/card.tsx';
+import { Textarea } from '#client/components/ui/input.tsx';
+import { describedBy, Field } from '#client/components/ui/label.tsx';
+import { PageHeader } from '#client/components/ui/page-header.tsx';
+import { toast } from '#client/components/ui/toast.ts';
+import { useMe } from '#client/features/auth/api.ts';
 import {
   blastProblem,
   type BlastField,
   type BlastProblem,
-} from '../../../features/blasts/blast-form-rules.ts';
-import { BlastImageField } from '../../../features/blasts/blast-image-field.tsx';
+} from '#client/features/blasts/blast-form-rules.ts';
+import { BlastImageField } from '#client/features/blasts/blast-image-field.tsx';
 import {
   BLAST_NUMBERS_ID,
   BlastNumbersField,
-} from '../../../features/blasts/blast-numbers-field.tsx';
-import { useSendBlast } from '../../../features/blasts/use-send-blast.tsx';
-import { usePublicSettings } from '../../../features/settings/client-api.ts';
-import { formatNumber } from '../../../lib/format.ts';
-import { useSession } from '../../../lib/session.ts';
+} from '#client/features/blasts/blast-numbers-field.tsx';
+import { useSendBlast } from '#client/features/blasts/use-send-blast.tsx';
+import { usePublicSettings } from '#client/features/settings/client-api.ts';
+import { formatNumber } from '#client/lib/format.ts';
+import { useSession } from '#client/lib/session.ts';
 
 const MESSAGE_ID = 'blast-message';
 const FIELD_IDS: Record<BlastField, string> = { message: MESSAGE_ID, numbers: BLAST_NUMBERS_ID };
@@ -76,7 +76,7 @@ function BlastForm({ points, allowImages }: { points: number; allowImages: boole
     setNumbersText('');
     setMessage('');
     setImage(null);
-    navigate('/blast-results');
+    void navigate('/blast-results');
     // The form is gone: the keyboard starts at the new page, as after a page load.
     document.getElementById('main')?.focus({ preventScroll: true });
   };

@@ -3,18 +3,18 @@
 import { CircleCheck, Clock, Eye, ImageIcon, Layers, Send } from 'lucide-react';
 import { useState } from 'react';
 import { Link } from 'react-router';
-import type { Blast } from '../../../../common/blasts.ts';
-import { Button } from '../../../components/ui/button.tsx';
-import { DataTable, type DataTableColumn } from '../../../components/ui/data-table.tsx';
-import { EmptyState } from '../../../components/ui/empty-state.tsx';
-import { PageHeader } from '../../../components/ui/page-header.tsx';
-import { Pagination } from '../../../components/ui/pagination.tsx';
-import { StatCard } from '../../../components/ui/stat-card.tsx';
-import { CLIENT_PAGE_SIZE, useClientBlasts } from '../../../features/blasts/client-api.ts';
-import { ClientBlastDetail } from '../../../features/blasts/client-blast-detail.tsx';
-import { BlastStatusBadge } from '../../../features/blasts/client-blast-status.tsx';
-import { formatDateTime, formatFigure, formatNumber } from '../../../lib/format.ts';
-import { useConsoleError } from '../../../lib/use-console-error.ts';
+import type { Blast } from '#common/blasts.ts';
+import { Button } from '#client/components/ui/button.tsx';
+import { DataTable, type DataTableColumn } from '#client/components/ui/data-table.tsx';
+import { EmptyState } from '#client/components/ui/empty-state.tsx';
+import { PageHeader } from '#client/components/ui/page-header.tsx';
+import { Pagination } from '#client/components/ui/pagination.tsx';
+import { StatCard } from '#client/components/ui/stat-card.tsx';
+import { CLIENT_PAGE_SIZE, useClientBlasts } from '#client/features/blasts/client-api.ts';
+import { ClientBlastDetail } from '#client/features/blasts/client-blast-detail.tsx';
+import { BlastStatusBadge } from '#client/features/blasts/client-blast-status.tsx';
+import { formatDateTime, formatFigure, formatNumber } from '#client/lib/format.ts';
+import { useConsoleError } from '#client/lib/use-console-error.ts';
 
 const PREVIEW_LENGTH = 50;
 const preview = (message: string) =>

@@ -11,14 +11,14 @@ import {
   Send,
   type LucideIcon,
 } from 'lucide-react';
-import { contactLink } from '../../../../common/contacts.ts';
-import { Button } from '../../../components/ui/button.tsx';
-import { Card, CardContent, CardHeader, CardTitle } from '../../../components/ui/card.tsx';
-import { EmptyState } from '../../../components/ui/empty-state.tsx';
-import { PageHeader } from '../../../components/ui/page-header.tsx';
-import { PageSpinner } from '../../../components/ui/spinner.tsx';
-import { useClientContacts } from '../../../features/contacts/client-api.ts';
-import { useConsoleError } from '../../../lib/use-console-error.ts';
+import { contactLink } from '#common/contacts.ts';
+import { Button } from '#client/components/ui/button.tsx';
+import { Card, CardContent, CardHeader, CardTitle } from '#client/components/ui/card.tsx';
+import { EmptyState } from '#client/components/ui/empty-state.tsx';
+import { PageHeader } from '#client/components/ui/page-header.tsx';
+import { PageSpinner } from '#client/components/ui/spinner.tsx';
+import { useClientContacts } from '#client/features/contacts/client-api.ts';
+import { useConsoleError } from '#client/lib/use-console-error.ts';
 
 const PLATFORMS: Record<string, { title: string; icon: LucideIcon; action: string }> = {
   telegram: { title: 'Telegram', icon: Send, action: 'Chat di Telegram' },

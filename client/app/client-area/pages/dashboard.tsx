@@ -13,16 +13,16 @@ import {
   type LucideIcon,
 } from 'lucide-react';
 import { Link } from 'react-router';
-import { Button } from '../../../components/ui/button.tsx';
-import { Card, CardContent, CardHeader, CardTitle } from '../../../components/ui/card.tsx';
-import { PageSpinner } from '../../../components/ui/spinner.tsx';
-import { StatCard } from '../../../components/ui/stat-card.tsx';
-import { meQueryKey, useMe } from '../../../features/auth/api.ts';
-import { useClientDashboard } from '../../../features/dashboard/client-api.ts';
-import { useSyncBalance } from '../../../features/points/client-api.ts';
-import { formatNumber } from '../../../lib/format.ts';
-import { useSession } from '../../../lib/session.ts';
-import { useConsoleError } from '../../../lib/use-console-error.ts';
+import { Button } from '#client/components/ui/button.tsx';
+import { Card, CardContent, CardHeader, CardTitle } from '#client/components/ui/card.tsx';
+import { PageSpinner } from '#client/components/ui/spinner.tsx';
+import { StatCard } from '#client/components/ui/stat-card.tsx';
+import { meQueryKey, useMe } from '#client/features/auth/api.ts';
+import { useClientDashboard } from '#client/features/dashboard/client-api.ts';
+import { useSyncBalance } from '#client/features/points/client-api.ts';
+import { formatNumber } from '#client/lib/format.ts';
+import { useSession } from '#client/lib/session.ts';
+import { useConsoleError } from '#client/lib/use-console-error.ts';
 
 const QUICK_LINKS: { to: string; title: string; text: string; icon: LucideIcon }[] = [
   {

@@ -7,22 +7,22 @@ import {
   transactionLabel,
   type Transaction,
   type TransactionType,
-} from '../../../../common/points.ts';
-import { Badge, type BadgeProps } from '../../../components/ui/badge.tsx';
-import { DataTable, type DataTableColumn } from '../../../components/ui/data-table.tsx';
-import { EmptyState } from '../../../components/ui/empty-state.tsx';
-import { PageHeader } from '../../../components/ui/page-header.tsx';
-import { Pagination } from '../../../components/ui/pagination.tsx';
-import { LoadingFigure, StatCard } from '../../../components/ui/stat-card.tsx';
-import { useMe } from '../../../features/auth/api.ts';
+} from '#common/points.ts';
+import { Badge, type BadgeProps } from '#client/components/ui/badge.tsx';
+import { DataTable, type DataTableColumn } from '#client/components/ui/data-table.tsx';
+import { EmptyState } from '#client/components/ui/empty-state.tsx';
+import { PageHeader } from '#client/components/ui/page-header.tsx';
+import { Pagination } from '#client/components/ui/pagination.tsx';
+import { LoadingFigure, StatCard } from '#client/components/ui/stat-card.tsx';
+import { useMe } from '#client/features/auth/api.ts';
 import {
   CLIENT_PAGE_SIZE,
   useSyncBalance,
   useTransactions,
-} from '../../../features/points/client-api.ts';
-import { cn } from '../../../lib/cn.ts';
-import { formatDateTime, formatFigure, formatNumber } from '../../../lib/format.ts';
-import { useConsoleError } from '../../../lib/use-console-error.ts';
+} from '#client/features/points/client-api.ts';
+import { cn } from '#client/lib/cn.ts';
+import { formatDateTime, formatFigure, formatNumber } from '#client/lib/format.ts';
+import { useConsoleError } from '#client/lib/use-console-error.ts';
 
 const TYPE_VARIANT: Record<TransactionType, BadgeProps['variant']> = {
   topup: 'success',

@@ -7,17 +7,17 @@ import {
   POINT_REQUEST_LABELS,
   type PointRequest,
   type PointRequestStatus,
-} from '../../../../common/points.ts';
-import { Badge, type BadgeProps } from '../../../components/ui/badge.tsx';
-import { Button } from '../../../components/ui/button.tsx';
-import { DataTable, type DataTableColumn } from '../../../components/ui/data-table.tsx';
-import { EmptyState } from '../../../components/ui/empty-state.tsx';
-import { PageHeader } from '../../../components/ui/page-header.tsx';
-import { Pagination } from '../../../components/ui/pagination.tsx';
-import { StatCard } from '../../../components/ui/stat-card.tsx';
-import { CLIENT_PAGE_SIZE, useClientPointRequests } from '../../../features/points/client-api.ts';
-import { formatDateTime, formatFigure, formatNumber, formatRupiah } from '../../../lib/format.ts';
-import { useConsoleError } from '../../../lib/use-console-error.ts';
+} from '#common/points.ts';
+import { Badge, type BadgeProps } from '#client/components/ui/badge.tsx';
+import { Button } from '#client/components/ui/button.tsx';
+import { DataTable, type DataTableColumn } from '#client/components/ui/data-table.tsx';
+import { EmptyState } from '#client/components/ui/empty-state.tsx';
+import { PageHeader } from '#client/components/ui/page-header.tsx';
+import { Pagination } from '#client/components/ui/pagination.tsx';
+import { StatCard } from '#client/components/ui/stat-card.tsx';
+import { CLIENT_PAGE_SIZE, useClientPointRequests } from '#client/features/points/client-api.ts';
+import { formatDateTime, formatFigure, formatNumber, formatRupiah } from '#client/lib/format.ts';
+import { useConsoleError } from '#client/lib/use-console-error.ts';
 
 const STATUS_VARIANT: Record<PointRequestStatus, BadgeProps['variant']> = {
   pending: 'warning',

@@ -1,29 +1,25 @@
 // Top Up Poin (/topup): the balance, the price tiers, the request form and how to pay.
 import { Coins } from 'lucide-react';
-import type { PricingTier } from '../../../../common/pricing.ts';
-import type { Settings } from '../../../../common/settings.ts';
+import type { PricingTier } from '#common/pricing.ts';
+import type { Settings } from '#common/settings.ts';
 import {
   Card,
   CardContent,
   CardDescription,
   CardHeader,
   CardTitle,
-} from '../../../components/ui/card.tsx';
-import { PageHeader } from '../../../components/ui/page-header.tsx';
-import { Spinner } from '../../../components/ui/spinner.tsx';
-import { useMe } from '../../../features/auth/api.ts';
-import {
-  TopupRequestForm,
-  useTopupForm,
-  type Topup,
-} from '../../../features/points/topup-form.tsx';
-import { usePricing } from '../../../features/pricing/client-api.ts';
-import { TierButton } from '../../../features/pricing/tier-button.tsx';
-import { usePublicSettings } from '../../../features/settings/client-api.ts';
-import { PaymentInfo } from '../../../features/settings/payment-info.tsx';
-import { formatNumber } from '../../../lib/format.ts';
-import { useSession } from '../../../lib/session.ts';
-import { useConsoleError } from '../../../lib/use-console-error.ts';
+} from '#client/components/ui/card.tsx';
+import { PageHeader } from '#client/components/ui/page-header.tsx';
+import { Spinner } from '#client/components/ui/spinner.tsx';
+import { useMe } from '#client/features/auth/api.ts';
+import { TopupRequestForm, useTopupForm, type Topup } from '#client/features/points/topup-form.tsx';
+import { usePricing } from '#client/features/pricing/client-api.ts';
+import { TierButton } from '#client/features/pricing/tier-button.tsx';
+import { usePublicSettings } from '#client/features/settings/client-api.ts';
+import { PaymentInfo } from '#client/features/settings/payment-info.tsx';
+import { formatNumber } from '#client/lib/format.ts';
+import { useSession } from '#client/lib/session.ts';
+import { useConsoleError } from '#client/lib/use-console-error.ts';
 
 const STEPS = [
   'Pilih jumlah poin yang ingin dibeli (klik salah satu tier atau isi sendiri).',

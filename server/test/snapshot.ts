@@ -1,8 +1,8 @@
 // A whole-database snapshot for tests that prove a refused request changed nothing: every row of
 // every table in a stable order, plus the ledger checker's verdict.
-import type { Db } from './db/connection.ts';
-import { checkLedger, type Violation } from './db/ledger-check.ts';
-import type { Database } from './db/schema.ts';
+import type { Db } from '#server/db/connection.ts';
+import { checkLedger, type Violation } from '#server/db/ledger-check.ts';
+import type { Database } from '#server/db/schema.ts';
 
 /** Each table with the columns that order its rows. */
 const TABLES: { [T in keyof Database]: (keyof Database[T] & string)[] } = {

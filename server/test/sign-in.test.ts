@@ -4,9 +4,9 @@
 import http from 'node:http';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { loadConfig } from './config.ts';
-import { LoginLimiter, passwordHashes } from './plugins/auth.ts';
-import { startServer, type ApiAnswer, type TestServer } from './test-helpers.ts';
+import { loadConfig } from '#server/config.ts';
+import { LoginLimiter, passwordHashes } from '#server/plugins/auth.ts';
+import { startServer, type ApiAnswer, type TestServer } from './helpers.ts';
 
 // Long enough for a burst of failures to land in one window on a busy machine.
 const WINDOW_MS = 2500;

@@ -9,10 +9,10 @@ import pg from 'pg';
 import sharp from 'sharp';
 import { afterAll, describe, expect, it, vi } from 'vitest';
 import { runCrashRounds } from './crash-rounds.ts';
-import type { Db } from './db/connection.ts';
-import { checkLedger } from './db/ledger-check.ts';
-import { migrate, MIGRATIONS } from './db/migrate.ts';
-import { ADMIN, engine, freshDatabase, TEST_DATABASE_URL } from './test-helpers.ts';
+import type { Db } from '#server/db/connection.ts';
+import { checkLedger } from '#server/db/ledger-check.ts';
+import { migrate, MIGRATIONS } from '#server/db/migrate.ts';
+import { ADMIN, engine, freshDatabase, TEST_DATABASE_URL } from './helpers.ts';
 import {
   freePort,
   processDatabase,
@@ -25,7 +25,7 @@ import {
   withDb,
   type ChildServer,
   type ProcessDatabase,
-} from './test-processes.ts';
+} from './processes.ts';
 
 // A failed test may leave a server process behind: none outlives this file.
 afterAll(stopChildren);

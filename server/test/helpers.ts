@@ -5,12 +5,12 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
-import type { LoginResponse, User } from '../common/auth.ts';
-import { buildApp, type BuiltApp } from './app.ts';
-import { loadConfig, type Config } from './config.ts';
-import type { DbHandle } from './db/connection.ts';
-import { openPostgres } from './db/postgres.ts';
-import { openSqlite } from './db/sqlite.ts';
+import type { LoginResponse, User } from '#common/auth.ts';
+import { buildApp, type BuiltApp } from '#server/app.ts';
+import { loadConfig, type Config } from '#server/config.ts';
+import type { DbHandle } from '#server/db/connection.ts';
+import { openPostgres } from '#server/db/postgres.ts';
+import { openSqlite } from '#server/db/sqlite.ts';
 
 export const ADMIN = { email: 'admin@sebar.test', password: 'admin-rahasia-123' };
 export const TEST_DATABASE_URL =

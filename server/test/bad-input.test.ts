@@ -6,10 +6,10 @@
 import crypto from 'node:crypto';
 import fc from 'fast-check';
 import { afterAll, describe, expect, it } from 'vitest';
-import { engine, startServer } from './test-helpers.ts';
-import { answerChecker } from './test-openapi.ts';
-import { exampleBody, pathFor, seedFixtures } from './test-routes.ts';
-import { snapshot, counts, type Snapshot } from './test-snapshot.ts';
+import { engine, startServer } from './helpers.ts';
+import { answerChecker } from './openapi.ts';
+import { exampleBody, pathFor, seedFixtures } from './routes.ts';
+import { snapshot, counts, type Snapshot } from './snapshot.ts';
 
 const given = Number(process.env.BAD_INPUT_SEED);
 const seed = Number.isInteger(given) && given !== 0 ? given : crypto.randomInt(1, 2 ** 31 - 1);

@@ -11,10 +11,10 @@ import {
   resultStatuses,
   resultSumMessage,
   type NumberStatus,
-} from '../common/blasts.ts';
-import { checkLedger } from './db/ledger-check.ts';
-import { SESSION_INVALID } from './plugins/auth.ts';
-import { engine, startServer, type ApiAnswer, type TestServer } from './test-helpers.ts';
+} from '#common/blasts.ts';
+import { checkLedger } from '#server/db/ledger-check.ts';
+import { SESSION_INVALID } from '#server/plugins/auth.ts';
+import { engine, startServer, type ApiAnswer, type TestServer } from './helpers.ts';
 
 /** One tier covers every top-up the model makes: the price is always points x 100. */
 const PRICE = 100;

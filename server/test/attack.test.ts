@@ -7,13 +7,13 @@ import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { openSqlite } from './db/sqlite.ts';
-import { checkLedger } from './db/ledger-check.ts';
-import { createBlast } from './modules/blasts/blasts.service.ts';
-import { createPointRequest, listTransactions } from './modules/points/points.service.ts';
-import { diskStore } from './modules/uploads/file-store.ts';
-import { storeImage } from './modules/uploads/uploads.service.ts';
-import { startServer, type TestServer } from './test-helpers.ts';
+import { openSqlite } from '#server/db/sqlite.ts';
+import { checkLedger } from '#server/db/ledger-check.ts';
+import { createBlast } from '#server/modules/blasts/blasts.service.ts';
+import { createPointRequest, listTransactions } from '#server/modules/points/points.service.ts';
+import { diskStore } from '#server/modules/uploads/file-store.ts';
+import { storeImage } from '#server/modules/uploads/uploads.service.ts';
+import { startServer, type TestServer } from './helpers.ts';
 import {
   burst,
   pick,
@@ -23,9 +23,9 @@ import {
   statusCounts,
   type HttpAnswer,
   type RequestSpec,
-} from './test-processes.ts';
-import { form, settingsBody, tinyPng } from './test-routes.ts';
-import { expectCleanError } from './test-spec.ts';
+} from './processes.ts';
+import { form, settingsBody, tinyPng } from './routes.ts';
+import { expectCleanError } from './spec.ts';
 
 let server: TestServer;
 let admin = '';

@@ -2,9 +2,9 @@
 // in-process server and against two server processes on one database; the ledger holds after each.
 import crypto from 'node:crypto';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import type { Db } from './db/connection.ts';
-import { checkLedger } from './db/ledger-check.ts';
-import { ADMIN, engine, startServer } from './test-helpers.ts';
+import type { Db } from '#server/db/connection.ts';
+import { checkLedger } from '#server/db/ledger-check.ts';
+import { ADMIN, engine, startServer } from './helpers.ts';
 import {
   addPricing,
   balanceEdit,
@@ -26,7 +26,7 @@ import {
   type ClientAccount,
   type HttpAnswer,
   type RequestSpec,
-} from './test-processes.ts';
+} from './processes.ts';
 
 // A failed test may leave a server process behind: none outlives this file.
 afterAll(stopChildren);

@@ -3,10 +3,10 @@
 // no token, the uploads describe their form, declared text limits are the applied ones; and bad
 // requests to every operation are answered as the document says.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ERROR_STATUSES } from './plugins/openapi.ts';
-import { startServer, type TestServer } from './test-helpers.ts';
-import { answerChecker, documentPath, type ApiDocument } from './test-openapi.ts';
-import { exampleBody, pathFor, seedFixtures, type Fixtures } from './test-routes.ts';
+import { ERROR_STATUSES } from '#server/plugins/openapi.ts';
+import { startServer, type TestServer } from './helpers.ts';
+import { answerChecker, documentPath, type ApiDocument } from './openapi.ts';
+import { exampleBody, pathFor, seedFixtures, type Fixtures } from './routes.ts';
 
 let server: TestServer;
 let fx: Fixtures;

@@ -2,7 +2,7 @@
 // argv: directory, rounds, the first moment (ms since the epoch), the interval between rounds.
 import path from 'node:path';
 import { sql } from 'kysely';
-import { openSqlite } from './sqlite.ts';
+import { openSqlite } from '#server/db/sqlite.ts';
 
 const [dir, rounds, first, interval] = process.argv.slice(2) as [string, string, string, string];
 let failed = 0;

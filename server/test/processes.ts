@@ -9,13 +9,13 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import pg from 'pg';
-import { bundleServer } from '../scripts/build-server.ts';
-import type { DbHandle, Engine } from './db/connection.ts';
-import { openPostgres } from './db/postgres.ts';
-import { openSqlite } from './db/sqlite.ts';
-import { ADMIN, engine as engineUnderTest, TEST_DATABASE_URL } from './test-helpers.ts';
+import { bundleServer } from '#scripts/build-server.ts';
+import type { DbHandle, Engine } from '#server/db/connection.ts';
+import { openPostgres } from '#server/db/postgres.ts';
+import { openSqlite } from '#server/db/sqlite.ts';
+import { ADMIN, engine as engineUnderTest, TEST_DATABASE_URL } from './helpers.ts';
 
-export const REPO_ROOT = fileURLToPath(new URL('..', import.meta.url));
+export const REPO_ROOT = fileURLToPath(new URL('../..', import.meta.url));
 /** Fixed so tokens signed before a crash still work after the restart. */
 export const JWT_SECRET = 'sebar-process-test-secret-0123456789abcdef';
 
@@ -256,7 +256,7 @@ export interface RequestSpec {
 /** status 0: no answer came back (refused, reset, timed out): the request is unacknowledged. */
 export interface HttpAnswer {
   status: number;
-  // eslint-disable-next-line @typescript-eslint/no-explicit-any -- tests read answers loosely
+
   body: any;
   text: string;
   error?: string;

@@ -2,8 +2,8 @@
 // (an Indonesian `detail`, nothing internal), and a whole-database snapshot for "nothing changed".
 import { sql } from 'kysely';
 import { expect } from 'vitest';
-import type { Db } from './db/connection.ts';
-import { checkLedger } from './db/ledger-check.ts';
+import type { Db } from '#server/db/connection.ts';
+import { checkLedger } from '#server/db/ledger-check.ts';
 
 /** One field's expected JSON type; a trailing `?` also allows null. */
 type FieldType =

@@ -2,7 +2,7 @@
 // once, newest first, whether a page is read from the front, from the back or from the middle
 // (the ids of its window come from an index, then the rows by id), with or without a filter.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startServer, type TestServer } from './test-helpers.ts';
+import { startServer, type TestServer } from './helpers.ts';
 
 let server: TestServer;
 const tokens: string[] = [];

@@ -4,10 +4,10 @@
 import crypto from 'node:crypto';
 import { SignJWT } from 'jose';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { FORBIDDEN, SESSION_INVALID } from './plugins/auth.ts';
-import { startServer, type ApiAnswer, type TestServer } from './test-helpers.ts';
-import { exampleBody, pathFor, seedFixtures, type Fixtures } from './test-routes.ts';
-import { snapshot } from './test-snapshot.ts';
+import { FORBIDDEN, SESSION_INVALID } from '#server/plugins/auth.ts';
+import { startServer, type ApiAnswer, type TestServer } from './helpers.ts';
+import { exampleBody, pathFor, seedFixtures, type Fixtures } from './routes.ts';
+import { snapshot } from './snapshot.ts';
 
 type Access = 'public' | 'user' | 'admin' | 'client';
 /**

@@ -2,14 +2,12 @@
 // one the operation declares, and the body must match the schema declared for that status.
 import Ajv from 'ajv';
 
-/* eslint-disable @typescript-eslint/no-explicit-any -- the document is read as plain JSON */
 export type ApiDocument = {
   openapi: string;
   paths: Record<string, Record<string, any>>;
   components: Record<string, any>;
   security?: unknown[];
 };
-/* eslint-enable @typescript-eslint/no-explicit-any */
 
 /** The document's path for a route's URL (`/a/:id` is `/a/{id}`). */
 export const documentPath = (url: string) => url.replace(/:(\w+)/g, '{$1}');

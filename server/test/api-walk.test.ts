@@ -2,11 +2,11 @@
 // up and blasts, the admin enters and re-edits results; every figure is checked against SPEC's
 // rules and against our own running model of each client's ledger, and the ledger holds throughout.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { jakartaDayRange } from '../common/dashboard.ts';
-import { splitNumbers } from '../common/phone.ts';
-import { checkLedger } from './db/ledger-check.ts';
-import { startServer, type TestServer } from './test-helpers.ts';
-import { expectCleanError, expectSpecFields } from './test-spec.ts';
+import { jakartaDayRange } from '#common/dashboard.ts';
+import { splitNumbers } from '#common/phone.ts';
+import { checkLedger } from '#server/db/ledger-check.ts';
+import { startServer, type TestServer } from './helpers.ts';
+import { expectCleanError, expectSpecFields } from './spec.ts';
 
 let server: TestServer;
 beforeAll(async () => {

@@ -2,13 +2,12 @@
 // framework's own refusals): a strict Content-Security-Policy with no inline script but the app
 // page's own (allowed by its hash), frame-ancestors 'none', nosniff, a referrer policy; and no
 // CORS for foreign origins.
-import crypto from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startServer, type TestServer } from './test-helpers.ts';
-import { form, tinyPng } from './test-routes.ts';
+import { startServer, type TestServer } from './helpers.ts';
+import { form, tinyPng } from './routes.ts';
 
 const EVIL = 'https://evil.example';
 const SAFE_REFERRER = [

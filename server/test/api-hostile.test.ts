@@ -2,9 +2,9 @@
 // numbers, huge strings, broken bodies, foreign and unknown ids, wrong or missing tokens. Each
 // answers 4xx with an Indonesian `detail` and nothing internal, and the database is unchanged.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { checkLedger } from './db/ledger-check.ts';
-import { startServer, type TestServer } from './test-helpers.ts';
-import { expectCleanError, expectUnchanged } from './test-spec.ts';
+import { checkLedger } from '#server/db/ledger-check.ts';
+import { startServer, type TestServer } from './helpers.ts';
+import { expectCleanError, expectUnchanged } from './spec.ts';
 
 let server: TestServer;
 let admin = '';

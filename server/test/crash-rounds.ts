@@ -2,9 +2,9 @@
 // random moment and restarted on the same database; then every acknowledged request must be there,
 // every unacknowledged one must settle to exactly one effect when retried, and the ledger must hold.
 import crypto from 'node:crypto';
-import type { Db, Engine } from './db/connection.ts';
-import { checkLedger } from './db/ledger-check.ts';
-import { ADMIN } from './test-helpers.ts';
+import type { Db, Engine } from '#server/db/connection.ts';
+import { checkLedger } from '#server/db/ledger-check.ts';
+import { ADMIN } from './helpers.ts';
 import {
   addPricing,
   balanceEdit,
@@ -24,7 +24,7 @@ import {
   type HttpAnswer,
   type ProcessDatabase,
   type RequestSpec,
-} from './test-processes.ts';
+} from './processes.ts';
 
 export interface CrashOptions {
   engine: Engine;

@@ -3,18 +3,18 @@
 import crypto from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
-import { loadSqlite } from './db/sqlite-driver.ts';
+import { loadSqlite } from '#server/db/sqlite-driver.ts';
 import { Kysely, SqliteDialect, sql } from 'kysely';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildApp } from './app.ts';
-import type { DbHandle } from './db/connection.ts';
-import { openPostgres } from './db/postgres.ts';
-import { checkDurability } from './db/durability.ts';
-import { checkLedger } from './db/ledger-check.ts';
-import { migrate, MIGRATIONS } from './db/migrate.ts';
-import type { Database } from './db/schema.ts';
-import { ADMIN, engine, startServer, TEST_DATABASE_URL, type TestServer } from './test-helpers.ts';
+import { buildApp } from '#server/app.ts';
+import type { DbHandle } from '#server/db/connection.ts';
+import { openPostgres } from '#server/db/postgres.ts';
+import { checkDurability } from '#server/db/durability.ts';
+import { checkLedger } from '#server/db/ledger-check.ts';
+import { migrate, MIGRATIONS } from '#server/db/migrate.ts';
+import type { Database } from '#server/db/schema.ts';
+import { ADMIN, engine, startServer, TEST_DATABASE_URL, type TestServer } from './helpers.ts';
 import {
   addPricing,
   balanceEdit,
@@ -36,7 +36,7 @@ import {
   type ClientAccount,
   type ProcessDatabase,
   type RequestSpec,
-} from './test-processes.ts';
+} from './processes.ts';
 
 // A failed test may leave a server process behind: none outlives this file.
 afterAll(stopChildren);

@@ -2,7 +2,7 @@
 // with them, and a request each route would accept, so a refusal is the server's doing.
 import crypto from 'node:crypto';
 import sharp from 'sharp';
-import type { TestServer } from './test-helpers.ts';
+import type { TestServer } from './helpers.ts';
 
 export const PRICE_PER_POINT = 100;
 

@@ -4,7 +4,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { listeningMessage } from './listening.ts';
+import { listeningMessage } from '#server/listening.ts';
 import {
   freePort,
   processDatabase,
@@ -15,7 +15,7 @@ import {
   waitHealthy,
   type Launch,
   type ProcessDatabase,
-} from './test-processes.ts';
+} from './processes.ts';
 
 /** The npm projects made for the runs, removed at the end. */
 const projects: string[] = [];

@@ -4,7 +4,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startServer, type TestServer } from './test-helpers.ts';
+import { startServer, type TestServer } from './helpers.ts';
 
 let server: TestServer;
 beforeAll(async () => {
