@@ -70,7 +70,18 @@ export async function buildApp(
   config: Config,
   database: DbHandle = openDatabase(config),
 ): Promise<BuiltApp> {
-  const app = Fastify({
+  const app = createFastify(config);
+  const routes = recordRoutes(app);
+  registerAccessLog(app);
+  const context = await prepareContext(app, config, database);
+  await registerRoutes(app, context);
+  await startHousekeeping(app, context);
+  return { app, context, routes };
+}
+
+/** The Fastify instance with the server's options and the zod type provider. */
+function createFastify(config: Config): App {
+  return Fastify({
     logger: loggerOptions(config.logLevel),
     // The access line is the app's own (plugins/access-log.ts): one per request, with the user.
     logController: new LogController({ disableRequestLogging: true }),
@@ -85,15 +96,22 @@ export async function buildApp(
         ? (_address: string, hop: number) => hop < (config.trustProxy as number)
         : config.trustProxy,
   }).withTypeProvider<ZodTypeProvider>();
+}
+
+/** The table of routes as they are registered (filled by the onRoute hook). */
+function recordRoutes(app: App): RegisteredRoute[] {
   const routes: RegisteredRoute[] = [];
   app.addHook('onRoute', (route) => {
     for (const method of [route.method].flat()) {
       routes.push({ method, url: route.url, access: route.config?.access });
     }
   });
-  registerAccessLog(app);
-  const log = app.log;
+  return routes;
+}
 
+/** The database migrated and checked, the first admin, the token service: what routes get. */
+async function prepareContext(app: App, config: Config, database: DbHandle): Promise<AppContext> {
+  const log = app.log;
   await migrate(database);
   for (const warning of await checkDurability(database)) log.warn(warning);
   const admin = await ensureAdmin(database, config.adminEmail, config.adminPassword);
@@ -108,7 +126,7 @@ export async function buildApp(
     config.tokenTtlSeconds,
   );
   const uploadsDir = path.join(config.dataDir, 'uploads');
-  const context: AppContext = {
+  return {
     config,
     log,
     database,
@@ -117,25 +135,32 @@ export async function buildApp(
     uploadsDir,
     files: diskStore(uploadsDir),
   };
+}
 
+/** Compilers and cross-cutting plugins, then every module's routes, then the browser app. */
+async function registerRoutes(app: App, context: AppContext) {
+  const { config } = context;
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
   registerSecurityHeaders(app);
   await registerOpenApi(app);
   registerErrorHandling(app);
   // The token is checked before the rate limit counts the request under its user.
-  registerAuth(app, tokens);
+  registerAuth(app, context.tokens);
   const rateLimited = config.userRateLimit > 0;
   if (rateLimited) await registerRateLimit(app, { max: config.userRateLimit });
   if (config.clientInFlight > 0) registerInFlight(app, config.clientInFlight);
   for (const register of MODULES) register(app, context);
   await serveClient(app, config.clientDir, rateLimited);
+}
 
+/** Purges at start and hourly, the orphan-file sweep, and their end when the app closes. */
+async function startHousekeeping(app: App, { database, files, log }: AppContext) {
   await purgeIdempotencyKeys(database);
   // Files a crash left without a row: swept once soon after start (not awaited, so a large
   // upload directory does not lengthen the start), then hourly with the purges.
   const sweep = () =>
-    sweepOrphanFiles(database, context.files).catch((error) =>
+    sweepOrphanFiles(database, files).catch((error) =>
       log.error({ err: error }, 'orphan file sweep failed'),
     );
   const firstSweep = setTimeout(() => void sweep(), 1000);
@@ -144,7 +169,7 @@ export async function buildApp(
     () => {
       Promise.all([
         purgeIdempotencyKeys(database),
-        purgeUnusedUploads(database, context.files),
+        purgeUnusedUploads(database, files),
         sweep(),
         purgeRevokedTokens(database),
       ]).catch((error) => log.error({ err: error }, 'purge failed'));
@@ -157,7 +182,6 @@ export async function buildApp(
     clearTimeout(firstSweep);
     await database.close();
   });
-  return { app, context, routes };
 }
 
 /** The built browser app with the SPA fallback, or a short page saying how to build it. */

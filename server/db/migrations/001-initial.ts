@@ -1,10 +1,21 @@
 // The first schema: accounts, the ledger, top-ups, blasts with per-number rows, and the back office.
-import { sql, type Kysely } from 'kysely';
+import { sql, type Kysely, type SchemaModule } from 'kysely';
 
 // Migrations are written against no table types: the schema they build is what they describe.
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 export async function up(db: Kysely<any>): Promise<void> {
   const s = db.schema;
+  await users(s);
+  await backOffice(s);
+  await pointRequests(s);
+  await blasts(s);
+  await pointTransactions(s);
+  await idempotencyKeys(s);
+  await records(s);
+}
+
+/** The accounts: each holds its balance and the sequence of its ledger. */
+async function users(s: SchemaModule) {
   await s
     .createTable('users')
     .addColumn('id', 'text', (c) => c.primaryKey())
@@ -29,7 +40,10 @@ export async function up(db: Kysely<any>): Promise<void> {
     .on('users')
     .columns(['role', 'created_at', 'id'])
     .execute();
+}
 
+/** What the admin keeps: contacts, notes, the one settings row, price tiers. */
+async function backOffice(s: SchemaModule) {
   await s
     .createTable('contacts')
     .addColumn('id', 'text', (c) => c.primaryKey())
@@ -70,7 +84,10 @@ export async function up(db: Kysely<any>): Promise<void> {
     .addColumn('price_per_point', 'double precision', (c) => c.notNull())
     .addColumn('created_at', 'text', (c) => c.notNull())
     .execute();
+}
 
+/** Top-up requests a client files and the admin approves or rejects. */
+async function pointRequests(s: SchemaModule) {
   await s
     .createTable('point_requests')
     .addColumn('id', 'text', (c) => c.primaryKey())
@@ -96,7 +113,10 @@ export async function up(db: Kysely<any>): Promise<void> {
     .columns(['user_id', 'created_at', 'id'])
     .execute();
   await s.createIndex('point_requests_status').on('point_requests').columns(['status']).execute();
+}
 
+/** Blast requests and one row per number sent to. */
+async function blasts(s: SchemaModule) {
   await s
     .createTable('blasts')
     .addColumn('id', 'text', (c) => c.primaryKey())
@@ -134,7 +154,10 @@ export async function up(db: Kysely<any>): Promise<void> {
     )
     .addPrimaryKeyConstraint('blast_numbers_pk', ['blast_id', 'idx'])
     .execute();
+}
 
+/** The ledger: one row per change of a balance, gapless per user. */
+async function pointTransactions(s: SchemaModule) {
   await s
     .createTable('point_transactions')
     .addColumn('id', 'text', (c) => c.primaryKey())
@@ -169,7 +192,10 @@ export async function up(db: Kysely<any>): Promise<void> {
     .on('point_transactions')
     .column('blast_id')
     .execute();
+}
 
+/** Answers kept so a repeated blast creation returns the first one. */
+async function idempotencyKeys(s: SchemaModule) {
   await s
     .createTable('idempotency_keys')
     .addColumn('user_id', 'text', (c) => c.notNull().references('users.id').onDelete('cascade'))
@@ -185,7 +211,10 @@ export async function up(db: Kysely<any>): Promise<void> {
     .on('idempotency_keys')
     .column('created_at')
     .execute();
+}
 
+/** Uploaded files, the audit trail and the app's own secrets. */
+async function records(s: SchemaModule) {
   await s
     .createTable('uploads')
     .addColumn('name', 'text', (c) => c.primaryKey())

@@ -32,7 +32,13 @@ const IdempotencyHeadersSchema = z.object({
     .optional(),
 });
 
-export function blastsRoutes(app: App, { database }: AppContext) {
+export function blastsRoutes(app: App, context: AppContext) {
+  clientRoutes(app, context);
+  adminRoutes(app, context);
+}
+
+/** The client's own blasts: create (idempotent with a key), list, read, cancel. */
+function clientRoutes(app: App, { database }: AppContext) {
   app.post(
     '/api/client/blast-requests',
     {
@@ -76,7 +82,10 @@ export function blastsRoutes(app: App, { database }: AppContext) {
       return closeBlast(database, user.id, request.params.id, 'cancelled', user.id);
     },
   );
+}
 
+/** Every client's blasts for the admin: list, read, enter results, reject. */
+function adminRoutes(app: App, { database }: AppContext) {
   app.get(
     '/api/admin/blast-requests',
     {
