@@ -18,6 +18,8 @@ export interface PagedTableProps<Row> extends Omit<
   page: number;
   pageSize: number;
   onPageChange: (page: number) => void;
+  /** False: a failed first load shows the empty state (the client's lists only log it, SPEC). */
+  showLoadError?: boolean;
 }
 
 /** A failed refresh keeps the rows on screen (the load toast says it); only a first failure shows. */
@@ -26,6 +28,7 @@ export function PagedTable<Row>({
   page,
   pageSize,
   onPageChange,
+  showLoadError = true,
   ...table
 }: PagedTableProps<Row>) {
   return (
@@ -34,7 +37,7 @@ export function PagedTable<Row>({
         {...table}
         rows={query.data?.items}
         loading={query.isPending}
-        error={query.isError && !query.data}
+        error={showLoadError && query.isError && !query.data}
         onRetry={() => void query.refetch()}
       />
       <Pagination

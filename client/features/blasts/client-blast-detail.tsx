@@ -53,29 +53,18 @@ export function ClientBlastDetail({ blastId, onClose }: ClientBlastDetailProps) 
 }
 
 function DetailBody({ blast }: { blast: Blast }) {
-  const cancel = useCancelBlast();
-  const [confirming, setConfirming] = useState(false);
-  const total = blast.total_numbers;
-  const pending = Math.max(
-    0,
-    total - blast.successful_count - blast.failed_count - blast.no_wa_count,
+  return (
+    <>
+      <BlastFacts blast={blast} />
+      <BlastMessage blast={blast} />
+      <BlastNumbers blast={blast} />
+      <BlastProgress blast={blast} />
+      <CancelBlastFooter blast={blast} />
+    </>
   );
-  const statusOf = (index: number): NumberStatus =>
-    blast.number_statuses[String(index)] ?? 'pending';
+}
 
-  const confirmCancel = async () => {
-    try {
-      const cancelled = await cancel.mutateAsync(blast.id);
-      toastSuccess(
-        `Blast berhasil dibatalkan. ${formatNumber(cancelled.refund_points)} poin dikembalikan.`,
-      );
-    } catch (failure) {
-      toastError(errorMessage(failure, 'Gagal membatalkan blast'));
-    } finally {
-      setConfirming(false);
-    }
-  };
-
+function BlastFacts({ blast }: { blast: Blast }) {
   return (
     <>
       <dl className="grid grid-cols-2 gap-3 text-sm sm:grid-cols-3">
@@ -94,56 +83,100 @@ function DetailBody({ blast }: { blast: Blast }) {
       </dl>
 
       <dl className="grid grid-cols-2 gap-3 rounded-lg border p-3 text-sm sm:grid-cols-4">
-        <Fact label="Total Nomor">{formatNumber(total)}</Fact>
+        <Fact label="Total Nomor">{formatNumber(blast.total_numbers)}</Fact>
         <Fact label="Berhasil">{formatNumber(blast.successful_count)}</Fact>
         <Fact label="Gagal">{formatNumber(blast.failed_count)}</Fact>
         <Fact label="No WA">{formatNumber(blast.no_wa_count)}</Fact>
       </dl>
+    </>
+  );
+}
 
-      <section className="grid gap-2">
-        <h3 className="text-sm font-semibold">Pesan Terkirim</h3>
-        <p className="whitespace-pre-wrap break-words rounded-lg bg-muted p-3 text-sm">
-          {blast.message}
-        </p>
-        {blast.image_url && (
-          <img
-            src={blast.image_url}
-            alt="Gambar yang dilampirkan pada blast"
-            className="max-h-48 w-fit rounded-lg border object-contain"
-          />
-        )}
-      </section>
+function BlastMessage({ blast }: { blast: Blast }) {
+  return (
+    <section className="grid gap-2">
+      <h3 className="text-sm font-semibold">Pesan Terkirim</h3>
+      <p className="whitespace-pre-wrap break-words rounded-lg bg-muted p-3 text-sm">
+        {blast.message}
+      </p>
+      {blast.image_url && (
+        <img
+          src={blast.image_url}
+          alt="Gambar yang dilampirkan pada blast"
+          className="max-h-48 w-fit rounded-lg border object-contain"
+        />
+      )}
+    </section>
+  );
+}
 
-      <section className="grid gap-2">
-        <h3 className="text-sm font-semibold">Nomor Tujuan ({formatNumber(total)})</h3>
-        <ol
-          className="max-h-64 divide-y overflow-y-auto rounded-lg border text-sm"
-          aria-label="Status per nomor"
-          tabIndex={0}
-          data-number-list=""
-        >
-          {blast.target_numbers.map((number, index) => (
-            <li key={index} className="flex items-center gap-3 px-3 py-2">
-              <span className="w-8 shrink-0 text-right text-xs text-muted-foreground">
-                {index + 1}.
-              </span>
-              <span className="min-w-0 flex-1 break-all font-mono">{number}</span>
-              <NumberStatusBadge status={statusOf(index)} />
-            </li>
-          ))}
-        </ol>
-      </section>
+/** Each target number with its own delivery status (pending until the worker reports). */
+function BlastNumbers({ blast }: { blast: Blast }) {
+  const total = blast.total_numbers;
+  const statusOf = (index: number): NumberStatus =>
+    blast.number_statuses[String(index)] ?? 'pending';
+  return (
+    <section className="grid gap-2">
+      <h3 className="text-sm font-semibold">Nomor Tujuan ({formatNumber(total)})</h3>
+      <ol
+        className="max-h-64 divide-y overflow-y-auto rounded-lg border text-sm"
+        aria-label="Status per nomor"
+        tabIndex={0}
+        data-number-list=""
+      >
+        {blast.target_numbers.map((number, index) => (
+          <li key={index} className="flex items-center gap-3 px-3 py-2">
+            <span className="w-8 shrink-0 text-right text-xs text-muted-foreground">
+              {index + 1}.
+            </span>
+            <span className="min-w-0 flex-1 break-all font-mono">{number}</span>
+            <NumberStatusBadge status={statusOf(index)} />
+          </li>
+        ))}
+      </ol>
+    </section>
+  );
+}
 
-      <section className="grid gap-2">
-        <h3 className="text-sm font-semibold">Ringkasan Proses</h3>
-        <div className="grid grid-cols-2 gap-2 sm:grid-cols-4" data-progress-summary="">
-          <SummaryBox label="Berhasil" value={blast.successful_count} tone="success" />
-          <SummaryBox label="Gagal" value={blast.failed_count} tone="destructive" />
-          <SummaryBox label="No WA" value={blast.no_wa_count} tone="warning" />
-          <SummaryBox label="Pending" value={pending} tone="neutral" />
-        </div>
-      </section>
+function BlastProgress({ blast }: { blast: Blast }) {
+  const pending = Math.max(
+    0,
+    blast.total_numbers - blast.successful_count - blast.failed_count - blast.no_wa_count,
+  );
+  return (
+    <section className="grid gap-2">
+      <h3 className="text-sm font-semibold">Ringkasan Proses</h3>
+      <div className="grid grid-cols-2 gap-2 sm:grid-cols-4" data-progress-summary="">
+        <SummaryBox label="Berhasil" value={blast.successful_count} tone="success" />
+        <SummaryBox label="Gagal" value={blast.failed_count} tone="destructive" />
+        <SummaryBox label="No WA" value={blast.no_wa_count} tone="warning" />
+        <SummaryBox label="Pending" value={pending} tone="neutral" />
+      </div>
+    </section>
+  );
+}
 
+/** Close, and while the blast is pending, a confirmed cancel that refunds every point. */
+function CancelBlastFooter({ blast }: { blast: Blast }) {
+  const cancel = useCancelBlast();
+  const [confirming, setConfirming] = useState(false);
+  const total = blast.total_numbers;
+
+  const confirmCancel = async () => {
+    try {
+      const cancelled = await cancel.mutateAsync(blast.id);
+      toastSuccess(
+        `Blast berhasil dibatalkan. ${formatNumber(cancelled.refund_points)} poin dikembalikan.`,
+      );
+    } catch (failure) {
+      toastError(errorMessage(failure, 'Gagal membatalkan blast'));
+    } finally {
+      setConfirming(false);
+    }
+  };
+
+  return (
+    <>
       <DialogFooter>
         <DialogClose asChild>
           <Button variant="outline">Tutup</Button>

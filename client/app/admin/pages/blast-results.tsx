@@ -22,19 +22,14 @@ import { EmptyState } from '#client/components/ui/empty-state.tsx';
 import { PageHeader } from '#client/components/ui/page-header.tsx';
 import { PagedTable } from '#client/components/ui/paged-table.tsx';
 import { StatCard } from '#client/components/ui/stat-card.tsx';
-import { toastError, toastSuccess } from '#client/components/ui/toast.ts';
-import {
-  BLASTS_PAGE_SIZE,
-  useAdminBlasts,
-  useRejectBlast,
-} from '#client/features/blasts/admin-api.ts';
+import { BLASTS_PAGE_SIZE, useAdminBlasts } from '#client/features/blasts/admin-api.ts';
 import {
   AdminBlastDetailDialog,
   BlastStatusBadge,
 } from '#client/features/blasts/admin-blast-detail.tsx';
+import { RejectBlastDialog } from '#client/features/blasts/admin-blast-reject.tsx';
 import { AdminBlastResultDialog } from '#client/features/blasts/admin-blast-result.tsx';
 import { formatDateTime, formatNumber } from '#client/lib/format.ts';
-import { failureText } from '#client/lib/api-client.ts';
 import { useLoadErrorToast } from '#client/app/admin/feedback.ts';
 import { compact, DateTimeCell, UserCell } from '#client/app/admin/table-cells.tsx';
 import { useClampedPage } from '#client/app/admin/use-clamped-page.ts';
@@ -206,26 +201,12 @@ function BlastStats({ summary }: { summary: BlastPage['summary'] | undefined }) 
 export default function AdminBlastResultsPage() {
   const [page, setPage] = useState(1);
   const blasts = useAdminBlasts(page);
-  const reject = useRejectBlast();
   useLoadErrorToast(blasts, 'Gagal memuat blast requests');
   useClampedPage(page, setPage, blasts.data, BLASTS_PAGE_SIZE);
   const [detail, setDetail] = useState<Blast | null>(null);
   const [resultFor, setResultFor] = useState<Blast | null>(null);
   const [confirmEdit, setConfirmEdit] = useState<Blast | null>(null);
   const [rejecting, setRejecting] = useState<Blast | null>(null);
-
-  const onReject = async () => {
-    if (!rejecting) return;
-    try {
-      await reject.mutateAsync(rejecting.id);
-      toastSuccess(
-        `Blast request berhasil ditolak. ${formatNumber(rejecting.points_used)} poin dikembalikan ke ${rejecting.username}.`,
-      );
-      setRejecting(null);
-    } catch (error) {
-      toastError(failureText(error, 'Gagal menolak blast request'));
-    }
-  };
 
   return (
     <div>
@@ -278,15 +259,7 @@ export default function AdminBlastResultsPage() {
           setConfirmEdit(null);
         }}
       />
-      <ConfirmDialog
-        open={rejecting !== null}
-        onOpenChange={(open) => !open && setRejecting(null)}
-        title="Tolak Blast Request"
-        description={`Apakah Anda yakin ingin menolak blast request dari ${rejecting?.username ?? ''}? Semua ${formatNumber(rejecting?.points_used ?? 0)} poin akan dikembalikan ke klien.`}
-        confirmLabel="Tolak"
-        onConfirm={onReject}
-        loading={reject.isPending}
-      />
+      <RejectBlastDialog blast={rejecting} onClose={() => setRejecting(null)} />
     </div>
   );
 }

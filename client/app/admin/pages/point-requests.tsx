@@ -51,6 +51,63 @@ const STATUS: Record<PointRequestStatus, { label: string; variant: BadgeProps['v
   rejected: { label: 'Ditolak', variant: 'destructive' },
 };
 
+/** The transfer proof opens in a new tab; a request may have none. */
+function ProofLink({ request: r }: { request: PointRequest }) {
+  return r.payment_proof_url ? (
+    <a
+      href={r.payment_proof_url}
+      target="_blank"
+      rel="noopener noreferrer"
+      className="inline-flex items-center gap-1 whitespace-nowrap font-medium text-primary underline-offset-4 hover:underline focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-ring"
+    >
+      Lihat Bukti
+      <ExternalLink aria-hidden className="size-3.5" />
+      <span className="sr-only">(tab baru)</span>
+    </a>
+  ) : (
+    <span className="text-muted-foreground">Tidak ada</span>
+  );
+}
+
+/** Approve and Reject while pending (each asks first); afterwards, what was decided. */
+function DecisionActions({
+  request: r,
+  ask,
+  deciding,
+}: {
+  request: PointRequest;
+  ask: (decision: Decision) => void;
+  deciding: boolean;
+}) {
+  return r.status === 'pending' ? (
+    <div className="flex gap-2">
+      <Button
+        size="sm"
+        disabled={deciding}
+        aria-label={`Approve request ${formatNumber(r.points_requested)} poin dari ${r.username}`}
+        onClick={() => ask({ request: r, action: 'approve' })}
+      >
+        <Check aria-hidden />
+        Approve
+      </Button>
+      <Button
+        size="sm"
+        variant="destructive"
+        disabled={deciding}
+        aria-label={`Reject request ${formatNumber(r.points_requested)} poin dari ${r.username}`}
+        onClick={() => ask({ request: r, action: 'reject' })}
+      >
+        <X aria-hidden />
+        Reject
+      </Button>
+    </div>
+  ) : (
+    <span className="whitespace-nowrap text-sm text-muted-foreground">
+      {r.status === 'approved' ? 'Telah diapprove' : 'Telah ditolak'}
+    </span>
+  );
+}
+
 function requestColumns(
   ask: (decision: Decision) => void,
   deciding: boolean,
@@ -92,53 +149,12 @@ function requestColumns(
       key: 'proof',
       header: 'Bukti Transfer',
       className: 'whitespace-normal',
-      cell: (r) =>
-        r.payment_proof_url ? (
-          <a
-            href={r.payment_proof_url}
-            target="_blank"
-            rel="noopener noreferrer"
-            className="inline-flex items-center gap-1 whitespace-nowrap font-medium text-primary underline-offset-4 hover:underline focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-ring"
-          >
-            Lihat Bukti
-            <ExternalLink aria-hidden className="size-3.5" />
-            <span className="sr-only">(tab baru)</span>
-          </a>
-        ) : (
-          <span className="text-muted-foreground">Tidak ada</span>
-        ),
+      cell: (r) => <ProofLink request={r} />,
     },
     {
       key: 'actions',
       header: 'Aksi',
-      cell: (r) =>
-        r.status === 'pending' ? (
-          <div className="flex gap-2">
-            <Button
-              size="sm"
-              disabled={deciding}
-              aria-label={`Approve request ${formatNumber(r.points_requested)} poin dari ${r.username}`}
-              onClick={() => ask({ request: r, action: 'approve' })}
-            >
-              <Check aria-hidden />
-              Approve
-            </Button>
-            <Button
-              size="sm"
-              variant="destructive"
-              disabled={deciding}
-              aria-label={`Reject request ${formatNumber(r.points_requested)} poin dari ${r.username}`}
-              onClick={() => ask({ request: r, action: 'reject' })}
-            >
-              <X aria-hidden />
-              Reject
-            </Button>
-          </div>
-        ) : (
-          <span className="whitespace-nowrap text-sm text-muted-foreground">
-            {r.status === 'approved' ? 'Telah diapprove' : 'Telah ditolak'}
-          </span>
-        ),
+      cell: (r) => <DecisionActions request={r} ask={ask} deciding={deciding} />,
     },
   ];
 }

@@ -35,11 +35,49 @@ import { useLoadErrorToast } from '#client/app/admin/feedback.ts';
 import { compact } from '#client/app/admin/table-cells.tsx';
 import { useClampedPage } from '#client/app/admin/use-clamped-page.ts';
 
-function userColumns(act: {
+interface UserActionHandlers {
   edit: (user: User) => void;
   password: (user: User) => void;
   remove: (user: User) => void;
-}): DataTableColumn<User>[] {
+}
+
+/** Edit, change password and delete, as icon buttons named after the client. */
+function UserActions({ user: u, act }: { user: User; act: UserActionHandlers }) {
+  return (
+    <div className="flex justify-end gap-1">
+      <Button
+        variant="ghost"
+        size="icon-sm"
+        aria-label={`Edit klien ${u.username}`}
+        title="Edit"
+        onClick={() => act.edit(u)}
+      >
+        <Pencil aria-hidden />
+      </Button>
+      <Button
+        variant="ghost"
+        size="icon-sm"
+        aria-label={`Ubah password ${u.username}`}
+        title="Ubah password"
+        onClick={() => act.password(u)}
+      >
+        <KeyRound aria-hidden />
+      </Button>
+      <Button
+        variant="ghost"
+        size="icon-sm"
+        className="text-destructive hover:bg-destructive-soft"
+        aria-label={`Hapus klien ${u.username}`}
+        title="Hapus"
+        onClick={() => act.remove(u)}
+      >
+        <Trash2 aria-hidden />
+      </Button>
+    </div>
+  );
+}
+
+function userColumns(act: UserActionHandlers): DataTableColumn<User>[] {
   return [
     {
       key: 'username',
@@ -83,38 +121,7 @@ function userColumns(act: {
       key: 'actions',
       header: 'Aksi',
       className: 'w-32 text-right',
-      cell: (u) => (
-        <div className="flex justify-end gap-1">
-          <Button
-            variant="ghost"
-            size="icon-sm"
-            aria-label={`Edit klien ${u.username}`}
-            title="Edit"
-            onClick={() => act.edit(u)}
-          >
-            <Pencil aria-hidden />
-          </Button>
-          <Button
-            variant="ghost"
-            size="icon-sm"
-            aria-label={`Ubah password ${u.username}`}
-            title="Ubah password"
-            onClick={() => act.password(u)}
-          >
-            <KeyRound aria-hidden />
-          </Button>
-          <Button
-            variant="ghost"
-            size="icon-sm"
-            className="text-destructive hover:bg-destructive-soft"
-            aria-label={`Hapus klien ${u.username}`}
-            title="Hapus"
-            onClick={() => act.remove(u)}
-          >
-            <Trash2 aria-hidden />
-          </Button>
-        </div>
-      ),
+      cell: (u) => <UserActions user={u} act={act} />,
     },
   ];
 }

@@ -1,44 +1,17 @@
 // Client dashboard (/): today's figures, the balance, today's activity and quick links.
 import { useQueryClient } from '@tanstack/react-query';
-import {
-  ArrowRight,
-  BarChart3,
-  Coins,
-  FileText,
-  RefreshCw,
-  RotateCcw,
-  Send,
-  TrendingDown,
-  Zap,
-  type LucideIcon,
-} from 'lucide-react';
-import { Link } from 'react-router';
-import { Button } from '#client/components/ui/button.tsx';
-import { Card, CardContent, CardHeader, CardTitle } from '#client/components/ui/card.tsx';
 import { PageSpinner } from '#client/components/ui/spinner.tsx';
-import { StatCard } from '#client/components/ui/stat-card.tsx';
 import { meQueryKey, useMe } from '#client/features/auth/api.ts';
 import { useClientDashboard } from '#client/features/dashboard/client-api.ts';
+import {
+  ClientPointStatus,
+  ClientQuickLinks,
+  ClientStats,
+  ClientWelcome,
+} from '#client/features/dashboard/client-dashboard-parts.tsx';
 import { useSyncBalance } from '#client/features/points/client-api.ts';
-import { formatNumber } from '#client/lib/format.ts';
 import { useSession } from '#client/lib/session.ts';
 import { useConsoleError } from '#client/lib/use-console-error.ts';
-
-const QUICK_LINKS: { to: string; title: string; text: string; icon: LucideIcon }[] = [
-  {
-    to: '/blast-form',
-    title: 'Kirim Blast Baru',
-    text: 'Kirim pesan ke banyak nomor WhatsApp sekaligus',
-    icon: Send,
-  },
-  { to: '/topup', title: 'Top Up Poin', text: 'Tambah poin untuk mengirim blast', icon: Coins },
-  {
-    to: '/blast-results',
-    title: 'Lihat Hasil Blast',
-    text: 'Pantau status dan hasil blast Anda',
-    icon: FileText,
-  },
-];
 
 export default function ClientDashboardPage() {
   const queryClient = useQueryClient();
@@ -58,7 +31,6 @@ export default function ClientDashboardPage() {
     total_blasts: 0,
     current_points: me.data?.points ?? 0,
   };
-  const refreshing = dashboard.isFetching;
   const refresh = () => {
     void dashboard.refetch();
     void queryClient.invalidateQueries({ queryKey: meQueryKey });
@@ -66,130 +38,14 @@ export default function ClientDashboardPage() {
 
   return (
     <div className="grid grid-cols-1 gap-6">
-      <section className="relative overflow-hidden rounded-2xl bg-gradient-to-br from-emerald-700 via-green-700 to-teal-800 p-6 text-white shadow-sm sm:p-8">
-        <div className="relative flex flex-col gap-4 sm:flex-row sm:items-center sm:justify-between">
-          <div className="min-w-0">
-            <h1 className="text-2xl font-bold tracking-tight [overflow-wrap:anywhere]">
-              Selamat datang, {me.data?.username ?? session?.user.username ?? ''}!
-            </h1>
-            <p className="mt-1 text-sm text-white">
-              Kelola blast WhatsApp Anda dan pantau penggunaan poin hari ini.
-            </p>
-          </div>
-          <Button
-            variant="secondary"
-            className="self-start bg-white text-green-800 hover:bg-white/90 sm:self-center"
-            onClick={refresh}
-            aria-busy={refreshing || undefined}
-          >
-            <RefreshCw aria-hidden className={refreshing ? 'animate-spin' : undefined} />
-            Refresh
-          </Button>
-        </div>
-        <div
-          aria-hidden
-          className="pointer-events-none absolute -right-16 -top-16 size-56 rounded-full bg-white/5"
-        />
-      </section>
-
-      <section aria-label="Ringkasan" className="grid gap-4 sm:grid-cols-2 xl:grid-cols-4">
-        <StatCard
-          title="Blast Hari Ini"
-          value={formatNumber(stats.today_blasts)}
-          icon={Zap}
-          tone="primary"
-        />
-        <StatCard
-          title="Poin Terpakai Hari Ini"
-          value={formatNumber(stats.points_used_today)}
-          icon={TrendingDown}
-          tone="warning"
-        />
-        <StatCard
-          title="Poin Refund Hari Ini"
-          value={formatNumber(stats.points_refunded_today)}
-          icon={RotateCcw}
-          tone="info"
-        />
-        <StatCard
-          title="Total Blast"
-          value={formatNumber(stats.total_blasts)}
-          icon={BarChart3}
-          tone="neutral"
-        />
-      </section>
-
-      <Card>
-        <CardHeader>
-          <CardTitle>Status Poin Saat Ini</CardTitle>
-        </CardHeader>
-        <CardContent className="grid gap-4 md:grid-cols-2">
-          <div className="flex items-center gap-4 rounded-xl bg-primary-soft p-5">
-            <span className="grid size-12 shrink-0 place-items-center rounded-xl bg-primary text-primary-foreground">
-              <Coins aria-hidden className="size-6" />
-            </span>
-            <div>
-              <p className="text-3xl font-bold text-primary" data-dashboard-points="">
-                {formatNumber(stats.current_points)}
-              </p>
-              <p className="text-sm text-muted-foreground">Poin tersedia</p>
-              <p className="mt-1 text-xs text-muted-foreground">
-                1 poin = 1 nomor WhatsApp. Setiap nomor tujuan memakai 1 poin.
-              </p>
-            </div>
-          </div>
-          <div className="rounded-xl border p-5" data-today-activity="">
-            <h3 className="text-sm font-semibold">Aktivitas Hari Ini</h3>
-            <dl className="mt-3 grid gap-2 text-sm">
-              <div className="flex items-center justify-between gap-3">
-                <dt className="text-muted-foreground">Poin terpakai</dt>
-                <dd className="font-semibold text-destructive">
-                  -{formatNumber(stats.points_used_today)}
-                </dd>
-              </div>
-              {stats.points_refunded_today > 0 && (
-                <div className="flex items-center justify-between gap-3">
-                  <dt className="text-muted-foreground">Poin refund</dt>
-                  <dd className="font-semibold text-primary">
-                    +{formatNumber(stats.points_refunded_today)}
-                  </dd>
-                </div>
-              )}
-              <div className="flex items-center justify-between gap-3">
-                <dt className="text-muted-foreground">Blast dibuat</dt>
-                <dd className="font-semibold">{formatNumber(stats.today_blasts)}</dd>
-              </div>
-            </dl>
-          </div>
-        </CardContent>
-      </Card>
-
-      <section aria-labelledby="quick-links" className="grid gap-3">
-        <h2 id="quick-links" className="text-base font-semibold">
-          Menu Cepat
-        </h2>
-        <div className="grid gap-4 md:grid-cols-3">
-          {QUICK_LINKS.map(({ to, title, text, icon: Icon }) => (
-            <Link
-              key={to}
-              to={to}
-              className="group flex items-center gap-4 rounded-xl border bg-card p-5 shadow-sm transition-colors hover:border-primary/50 hover:bg-primary-soft/40 focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-ring"
-            >
-              <span className="grid size-11 shrink-0 place-items-center rounded-lg bg-primary-soft text-primary">
-                <Icon aria-hidden className="size-5" />
-              </span>
-              <span className="min-w-0 flex-1">
-                <span className="block font-semibold">{title}</span>
-                <span className="block text-sm text-muted-foreground">{text}</span>
-              </span>
-              <ArrowRight
-                aria-hidden
-                className="size-4 text-muted-foreground transition-transform group-hover:translate-x-0.5"
-              />
-            </Link>
-          ))}
-        </div>
-      </section>
+      <ClientWelcome
+        username={me.data?.username ?? session?.user.username ?? ''}
+        refreshing={dashboard.isFetching}
+        onRefresh={refresh}
+      />
+      <ClientStats stats={stats} />
+      <ClientPointStatus stats={stats} />
+      <ClientQuickLinks />
     </div>
   );
 }

@@ -1,6 +1,6 @@
 // History Poin (/point-history): the balance, the server's totals and the ledger, 5 per page, each
 // entry with its signed change and the balance it left (balance_after).
-import { ArrowDownRight, ArrowUpRight, Coins, History, RotateCcw, Wallet } from 'lucide-react';
+import { History } from 'lucide-react';
 import { useState } from 'react';
 import {
   REFUND_CORRECTION_LABEL,
@@ -9,19 +9,22 @@ import {
   type TransactionType,
 } from '#common/points.ts';
 import { Badge, type BadgeProps } from '#client/components/ui/badge.tsx';
-import { DataTable, type DataTableColumn } from '#client/components/ui/data-table.tsx';
+import type { DataTableColumn } from '#client/components/ui/data-table.tsx';
 import { EmptyState } from '#client/components/ui/empty-state.tsx';
 import { PageHeader } from '#client/components/ui/page-header.tsx';
-import { Pagination } from '#client/components/ui/pagination.tsx';
-import { LoadingFigure, StatCard } from '#client/components/ui/stat-card.tsx';
+import { PagedTable } from '#client/components/ui/paged-table.tsx';
 import { useMe } from '#client/features/auth/api.ts';
 import {
   CLIENT_PAGE_SIZE,
   useSyncBalance,
   useTransactions,
 } from '#client/features/points/client-api.ts';
+import {
+  PointBalanceBanner,
+  PointSummaryStats,
+} from '#client/features/points/point-history-parts.tsx';
 import { cn } from '#client/lib/cn.ts';
-import { formatDateTime, formatFigure, formatNumber } from '#client/lib/format.ts';
+import { formatDateTime, formatNumber } from '#client/lib/format.ts';
 import { useConsoleError } from '#client/lib/use-console-error.ts';
 
 const TYPE_VARIANT: Record<TransactionType, BadgeProps['variant']> = {
@@ -106,71 +109,21 @@ export default function PointHistoryPage() {
         title="History Poin"
         description="Semua perubahan poin Anda: top up, penggunaan untuk blast dan refund."
       />
-
-      <section className="flex items-center gap-4 rounded-2xl bg-gradient-to-br from-emerald-700 via-green-700 to-teal-800 p-6 text-white shadow-sm">
-        <span className="grid size-12 shrink-0 place-items-center rounded-xl bg-white/15">
-          <Wallet aria-hidden className="size-6" />
-        </span>
-        <div>
-          <p className="text-sm text-white">Saldo Poin Saat Ini</p>
-          <p className="text-3xl font-bold" data-history-balance="">
-            {balance !== undefined ? (
-              `${formatNumber(balance)} poin`
-            ) : transactions.isPending ? (
-              <LoadingFigure className="w-32 bg-white/25" />
-            ) : (
-              '-'
-            )}
-          </p>
-        </div>
-      </section>
-
-      <section aria-label="Ringkasan poin" className="grid gap-4 sm:grid-cols-2 xl:grid-cols-4">
-        <StatCard
-          title="Total Top Up"
-          value={formatFigure(summary?.total_topup)}
-          loading={transactions.isPending}
-          icon={ArrowUpRight}
-          tone="primary"
-        />
-        <StatCard
-          title="Total Terpakai"
-          value={formatFigure(summary?.total_usage)}
-          loading={transactions.isPending}
-          icon={ArrowDownRight}
-          tone="destructive"
-        />
-        <StatCard
-          title="Total Refund"
-          value={formatFigure(summary?.total_refund)}
-          loading={transactions.isPending}
-          icon={RotateCcw}
-          tone="warning"
-        />
-        <StatCard
-          title="Jumlah Transaksi"
-          value={formatFigure(summary?.count)}
-          loading={transactions.isPending}
-          icon={Coins}
-          tone="neutral"
-        />
-      </section>
+      <PointBalanceBanner balance={balance} loading={transactions.isPending} />
+      <PointSummaryStats summary={summary} loading={transactions.isPending} />
 
       <div className="grid grid-cols-1 gap-2">
-        <DataTable
+        <PagedTable
           stacked
           label="Riwayat transaksi poin"
           columns={columns}
-          rows={transactions.data?.items}
           rowKey={(entry) => entry.id}
-          loading={transactions.isPending}
-          empty={<EmptyState icon={History} title="Belum ada transaksi poin" />}
-        />
-        <Pagination
+          query={transactions}
           page={page}
-          total={transactions.data?.total ?? 0}
           pageSize={CLIENT_PAGE_SIZE}
           onPageChange={setPage}
+          showLoadError={false}
+          empty={<EmptyState icon={History} title="Belum ada transaksi poin" />}
         />
       </div>
     </div>

@@ -10,10 +10,10 @@ import {
 } from '#common/points.ts';
 import { Badge, type BadgeProps } from '#client/components/ui/badge.tsx';
 import { Button } from '#client/components/ui/button.tsx';
-import { DataTable, type DataTableColumn } from '#client/components/ui/data-table.tsx';
+import type { DataTableColumn } from '#client/components/ui/data-table.tsx';
 import { EmptyState } from '#client/components/ui/empty-state.tsx';
 import { PageHeader } from '#client/components/ui/page-header.tsx';
-import { Pagination } from '#client/components/ui/pagination.tsx';
+import { PagedTable } from '#client/components/ui/paged-table.tsx';
 import { StatCard } from '#client/components/ui/stat-card.tsx';
 import { CLIENT_PAGE_SIZE, useClientPointRequests } from '#client/features/points/client-api.ts';
 import { formatDateTime, formatFigure, formatNumber, formatRupiah } from '#client/lib/format.ts';
@@ -130,13 +130,16 @@ export default function TopupHistoryPage() {
       </section>
 
       <div className="grid grid-cols-1 gap-2">
-        <DataTable
+        <PagedTable
           stacked
           label="Riwayat request top-up"
           columns={columns}
-          rows={requests.data?.items}
           rowKey={(request) => request.id}
-          loading={requests.isPending}
+          query={requests}
+          page={page}
+          pageSize={CLIENT_PAGE_SIZE}
+          onPageChange={setPage}
+          showLoadError={false}
           empty={
             <EmptyState
               icon={Receipt}
@@ -148,12 +151,6 @@ export default function TopupHistoryPage() {
               }
             />
           }
-        />
-        <Pagination
-          page={page}
-          total={requests.data?.total ?? 0}
-          pageSize={CLIENT_PAGE_SIZE}
-          onPageChange={setPage}
         />
       </div>
     </div>
