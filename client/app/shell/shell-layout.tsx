@@ -32,6 +32,7 @@ export function ShellLayout({
   children,
 }: ShellLayoutProps) {
   const menu = usePhoneMenu();
+  const menuToggle = useRef<HTMLButtonElement>(null);
   const main = useRef<HTMLElement>(null);
   useDocumentTitle(title);
   useScrollToTopOnNewScreen(menu.pathname);
@@ -50,12 +51,12 @@ export function ShellLayout({
       <aside className="sticky top-0 hidden h-screen w-64 shrink-0 border-r bg-sidebar lg:block">
         {sidebar}
       </aside>
-      <PhoneMenu menu={menu} main={main}>
+      <PhoneMenu menu={menu} focusAfterClose={{ main, toggle: menuToggle }}>
         {sidebar}
       </PhoneMenu>
 
       <div className="flex min-w-0 flex-1 flex-col">
-        <ShellHeader menu={menu} title={title} headerEnd={headerEnd} />
+        <ShellHeader menu={menu} toggleRef={menuToggle} title={title} headerEnd={headerEnd} />
         <main
           id="main"
           ref={main}
@@ -77,7 +78,6 @@ function usePhoneMenu() {
   // Where focus goes when the phone menu closes: back to its toggle, or after choosing a screen
   // to the new page (the keyboard user starts there, as after a page load).
   const [focusAfter, setFocusAfter] = useState<'toggle' | 'main'>('toggle');
-  const toggle = useRef<HTMLButtonElement>(null);
   const { pathname } = useLocation();
   // A route change closes the phone menu (compared during render, no effect needed).
   const [lastPath, setLastPath] = useState(pathname);
@@ -92,7 +92,7 @@ function usePhoneMenu() {
     setFocusAfter('toggle');
     setOpen(true);
   };
-  return { open, setOpen, focusAfter, toggle, pathname, openFromToggle };
+  return { open, setOpen, focusAfter, pathname, openFromToggle };
 }
 
 /** The links to the shell's screens; the current one is highlighted. */
@@ -127,11 +127,11 @@ function SidebarNav({ navLabel, routes }: { navLabel: string; routes: readonly R
 /** The sidebar as a drawer on phones and tablets. */
 function PhoneMenu({
   menu,
-  main,
+  focusAfterClose,
   children,
 }: {
   menu: PhoneMenuState;
-  main: RefObject<HTMLElement | null>;
+  focusAfterClose: Record<'main' | 'toggle', RefObject<HTMLElement | null>>;
   children: ReactNode;
 }) {
   return (
@@ -144,7 +144,7 @@ function PhoneMenu({
             event.preventDefault();
             // Without preventScroll the browser scrolls the page area's top to the window's top,
             // under the sticky header, hiding the new page's title.
-            (menu.focusAfter === 'main' ? main : menu.toggle).current?.focus({
+            focusAfterClose[menu.focusAfter].current?.focus({
               preventScroll: true,
             });
           }}
@@ -167,10 +167,12 @@ function PhoneMenu({
 /** The sticky header: the phone menu's toggle, the screen's title and the right side. */
 function ShellHeader({
   menu,
+  toggleRef,
   title,
   headerEnd,
 }: {
   menu: PhoneMenuState;
+  toggleRef: RefObject<HTMLButtonElement | null>;
   title: string;
   headerEnd: ReactNode;
 }) {
@@ -183,7 +185,7 @@ function ShellHeader({
         aria-label="Buka menu"
         aria-expanded={menu.open}
         aria-haspopup="dialog"
-        ref={menu.toggle}
+        ref={toggleRef}
         onClick={menu.openFromToggle}
       >
         <Menu aria-hidden />
