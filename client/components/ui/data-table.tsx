@@ -112,29 +112,7 @@ export function DataTable<Row>({
           {state !== 'rows' && (
             <tr>
               <td colSpan={columns.length} className="p-0">
-                {state === 'loading' && (
-                  <div className="flex justify-center p-10">
-                    <Spinner size="lg" />
-                  </div>
-                )}
-                {state === 'error' && (
-                  <div className="flex flex-col items-center gap-3 p-6">
-                    <Alert variant="destructive" className="w-full max-w-md">
-                      {errorText}
-                    </Alert>
-                    {onRetry && (
-                      <Button variant="outline" size="sm" onClick={onRetry}>
-                        Coba lagi
-                      </Button>
-                    )}
-                  </div>
-                )}
-                {state === 'empty' &&
-                  (typeof empty === 'string' ? (
-                    <p className="p-10 text-center text-sm text-muted-foreground">{empty}</p>
-                  ) : (
-                    empty
-                  ))}
+                <TableNotice state={state} errorText={errorText} onRetry={onRetry} empty={empty} />
               </td>
             </tr>
           )}
@@ -146,4 +124,44 @@ export function DataTable<Row>({
 
 function labelOf<Row>(column: DataTableColumn<Row>): string | undefined {
   return column.label ?? (typeof column.header === 'string' ? column.header : undefined);
+}
+
+/** What the table shows instead of rows: a spinner, the error with 'Coba lagi', or the empty text. */
+function TableNotice({
+  state,
+  errorText,
+  onRetry,
+  empty,
+}: {
+  state: 'loading' | 'error' | 'empty';
+  errorText: string;
+  onRetry?: () => void;
+  empty: ReactNode;
+}) {
+  if (state === 'loading') {
+    return (
+      <div className="flex justify-center p-10">
+        <Spinner size="lg" />
+      </div>
+    );
+  }
+  if (state === 'error') {
+    return (
+      <div className="flex flex-col items-center gap-3 p-6">
+        <Alert variant="destructive" className="w-full max-w-md">
+          {errorText}
+        </Alert>
+        {onRetry && (
+          <Button variant="outline" size="sm" onClick={onRetry}>
+            Coba lagi
+          </Button>
+        )}
+      </div>
+    );
+  }
+  return typeof empty === 'string' ? (
+    <p className="p-10 text-center text-sm text-muted-foreground">{empty}</p>
+  ) : (
+    empty
+  );
 }
