@@ -68,22 +68,7 @@ export function DataTable<Row>({
     >
       <table className="w-full caption-bottom text-sm" aria-busy={state === 'loading' || undefined}>
         <caption className="sr-only">{label}</caption>
-        <thead className="bg-muted/60">
-          <tr className="border-b">
-            {columns.map((column) => (
-              <th
-                key={column.key}
-                scope="col"
-                className={cn(
-                  'h-11 whitespace-nowrap px-4 text-left align-middle text-xs font-semibold uppercase tracking-wide text-muted-foreground',
-                  column.className,
-                )}
-              >
-                {column.header}
-              </th>
-            ))}
-          </tr>
-        </thead>
+        <TableHead columns={columns} />
         <tbody>
           {state === 'rows' &&
             rows!.map((row, index) => (
@@ -163,5 +148,27 @@ function TableNotice({
     <p className="p-10 text-center text-sm text-muted-foreground">{empty}</p>
   ) : (
     empty
+  );
+}
+
+/** The column headers. */
+function TableHead<Row>({ columns }: { columns: DataTableColumn<Row>[] }) {
+  return (
+    <thead className="bg-muted/60">
+      <tr className="border-b">
+        {columns.map((column) => (
+          <th
+            key={column.key}
+            scope="col"
+            className={cn(
+              'h-11 whitespace-nowrap px-4 text-left align-middle text-xs font-semibold uppercase tracking-wide text-muted-foreground',
+              column.className,
+            )}
+          >
+            {column.header}
+          </th>
+        ))}
+      </tr>
+    </thead>
   );
 }
