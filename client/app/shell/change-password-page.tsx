@@ -2,7 +2,7 @@
 // every other session of the account and answers a new token, which this session keeps.
 import { zodResolver } from '@hookform/resolvers/zod';
 import { KeyRound } from 'lucide-react';
-import { useForm } from 'react-hook-form';
+import { useForm, type UseFormReturn } from 'react-hook-form';
 import {
   ChangeOwnPasswordSchema,
   type ChangeOwnPassword,
@@ -17,9 +17,8 @@ import {
   CardHeader,
   CardTitle,
 } from '#client/components/ui/card.tsx';
-import { describedBy, Field } from '#client/components/ui/label.tsx';
 import { PageHeader } from '#client/components/ui/page-header.tsx';
-import { PasswordInput } from '#client/components/ui/password-input.tsx';
+import { PasswordField } from '#client/components/ui/password-field.tsx';
 import { toastError, toastSuccess } from '#client/components/ui/toast.ts';
 import { api, ApiError, errorMessage } from '#client/lib/api-client.ts';
 import { saveSession } from '#client/lib/session.ts';
@@ -37,8 +36,6 @@ const NEW_HINT = 'Minimal 6 karakter. Sesi di perangkat lain akan diakhiri.';
 
 export default function ChangePasswordPage() {
   const form = useForm<Form>({ resolver: zodResolver(FormSchema), defaultValues: EMPTY });
-  const { errors, isSubmitting } = form.formState;
-
   const onSubmit = form.handleSubmit(async ({ current_password, new_password }) => {
     try {
       const input: ChangeOwnPassword = { current_password, new_password };
@@ -75,58 +72,9 @@ export default function ChangePasswordPage() {
         </CardHeader>
         <CardContent>
           <form onSubmit={onSubmit} noValidate className="grid gap-4">
-            <Field
-              id="current-password"
-              label="Password Saat Ini"
-              error={errors.current_password?.message}
-              required
-            >
-              <PasswordInput
-                id="current-password"
-                autoComplete="current-password"
-                required
-                aria-invalid={!!errors.current_password}
-                aria-describedby={describedBy('current-password', errors.current_password?.message)}
-                {...form.register('current_password')}
-              />
-            </Field>
-            <Field
-              id="new-password"
-              label="Password Baru"
-              error={errors.new_password?.message}
-              hint={NEW_HINT}
-              required
-            >
-              <PasswordInput
-                id="new-password"
-                autoComplete="new-password"
-                required
-                aria-invalid={!!errors.new_password}
-                aria-describedby={describedBy(
-                  'new-password',
-                  errors.new_password?.message,
-                  NEW_HINT,
-                )}
-                {...form.register('new_password')}
-              />
-            </Field>
-            <Field
-              id="confirm-password"
-              label="Konfirmasi Password Baru"
-              error={errors.confirm_password?.message}
-              required
-            >
-              <PasswordInput
-                id="confirm-password"
-                autoComplete="new-password"
-                required
-                aria-invalid={!!errors.confirm_password}
-                aria-describedby={describedBy('confirm-password', errors.confirm_password?.message)}
-                {...form.register('confirm_password')}
-              />
-            </Field>
+            <PasswordFields form={form} />
             <div>
-              <Button type="submit" loading={isSubmitting}>
+              <Button type="submit" loading={form.formState.isSubmitting}>
                 Simpan Password
               </Button>
             </div>
@@ -134,5 +82,39 @@ export default function ChangePasswordPage() {
         </CardContent>
       </Card>
     </div>
+  );
+}
+
+/** The current password, then the new one twice. */
+function PasswordFields({ form }: { form: UseFormReturn<Form> }) {
+  const { errors } = form.formState;
+  return (
+    <>
+      <PasswordField
+        id="current-password"
+        label="Password Saat Ini"
+        autoComplete="current-password"
+        required
+        error={errors.current_password?.message}
+        {...form.register('current_password')}
+      />
+      <PasswordField
+        id="new-password"
+        label="Password Baru"
+        autoComplete="new-password"
+        required
+        error={errors.new_password?.message}
+        hint={NEW_HINT}
+        {...form.register('new_password')}
+      />
+      <PasswordField
+        id="confirm-password"
+        label="Konfirmasi Password Baru"
+        autoComplete="new-password"
+        required
+        error={errors.confirm_password?.message}
+        {...form.register('confirm_password')}
+      />
+    </>
   );
 }

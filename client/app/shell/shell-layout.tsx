@@ -1,8 +1,9 @@
 // The frame both shells share: a sidebar (a drawer on phones), a header and the page area.
 import * as DialogPrimitive from '@radix-ui/react-dialog';
 import { LogOut, Menu, X } from 'lucide-react';
-import { useEffect, useRef, useState, type ReactNode } from 'react';
+import { useEffect, useRef, useState, type ReactNode, type RefObject } from 'react';
 import { NavLink, useLocation } from 'react-router';
+import { Avatar } from '#client/components/ui/avatar.tsx';
 import { Button } from '#client/components/ui/button.tsx';
 import { cn } from '#client/lib/cn.ts';
 import type { RouteEntry } from '#client/app/routes.ts';
@@ -30,51 +31,16 @@ export function ShellLayout({
   headerEnd,
   children,
 }: ShellLayoutProps) {
-  const [menuOpen, setMenuOpen] = useState(false);
-  // Where focus goes when the phone menu closes: back to its toggle, or after choosing a screen
-  // to the new page (the keyboard user starts there, as after a page load).
-  const [focusAfterMenu, setFocusAfterMenu] = useState<'toggle' | 'main'>('toggle');
+  const menu = usePhoneMenu();
   const menuToggle = useRef<HTMLButtonElement>(null);
   const main = useRef<HTMLElement>(null);
-  const location = useLocation();
-  // A route change closes the phone menu (compared during render, no effect needed).
-  const [lastPath, setLastPath] = useState(location.pathname);
-  if (lastPath !== location.pathname) {
-    setLastPath(location.pathname);
-    if (menuOpen) {
-      setMenuOpen(false);
-      setFocusAfterMenu('main');
-    }
-  }
   useDocumentTitle(title);
-  useScrollToTopOnNewScreen(location.pathname);
+  useScrollToTopOnNewScreen(menu.pathname);
 
   const sidebar = (
     <div className="flex h-full flex-col gap-4 p-4">
       {sidebarTop}
-      <nav aria-label={navLabel} className="flex-1 overflow-y-auto">
-        <ul className="grid gap-1">
-          {routes.map(({ path, label, icon: Icon }) => (
-            <li key={path}>
-              <NavLink
-                to={path}
-                end
-                className={({ isActive }) =>
-                  cn(
-                    'flex items-center gap-3 rounded-lg px-3 py-2.5 text-sm font-medium transition-colors focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-ring',
-                    isActive
-                      ? 'bg-primary text-primary-foreground shadow-sm'
-                      : 'text-muted-foreground hover:bg-muted hover:text-foreground',
-                  )
-                }
-              >
-                <Icon aria-hidden className="size-4 shrink-0" />
-                {label}
-              </NavLink>
-            </li>
-          ))}
-        </ul>
-      </nav>
+      <SidebarNav navLabel={navLabel} routes={routes} />
       {sidebarBottom}
     </div>
   );
@@ -85,59 +51,12 @@ export function ShellLayout({
       <aside className="sticky top-0 hidden h-screen w-64 shrink-0 border-r bg-sidebar lg:block">
         {sidebar}
       </aside>
-      <DialogPrimitive.Root open={menuOpen} onOpenChange={setMenuOpen}>
-        <DialogPrimitive.Portal>
-          <DialogPrimitive.Overlay className="fixed inset-0 z-40 bg-black/50 lg:hidden" />
-          <DialogPrimitive.Content
-            aria-describedby={undefined}
-            onCloseAutoFocus={(event) => {
-              event.preventDefault();
-              // Without preventScroll the browser scrolls the page area's top to the window's top,
-              // under the sticky header, hiding the new page's title.
-              (focusAfterMenu === 'main' ? main : menuToggle).current?.focus({
-                preventScroll: true,
-              });
-            }}
-            className="fixed inset-y-0 left-0 z-50 w-72 max-w-[85vw] border-r bg-sidebar shadow-xl focus:outline-none lg:hidden"
-          >
-            <DialogPrimitive.Title className="sr-only">Menu navigasi</DialogPrimitive.Title>
-            <DialogPrimitive.Close
-              aria-label="Tutup menu"
-              className="absolute right-3 top-3 rounded-md p-1.5 text-muted-foreground hover:bg-muted focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-ring"
-            >
-              <X aria-hidden className="size-4" />
-            </DialogPrimitive.Close>
-            {sidebar}
-          </DialogPrimitive.Content>
-        </DialogPrimitive.Portal>
-      </DialogPrimitive.Root>
+      <PhoneMenu menu={menu} focusAfterClose={{ main, toggle: menuToggle }}>
+        {sidebar}
+      </PhoneMenu>
 
       <div className="flex min-w-0 flex-1 flex-col">
-        <header className="sticky top-0 z-30 flex h-(--shell-header-height) items-center gap-2 border-b bg-card/95 px-3 backdrop-blur sm:gap-3 sm:px-6">
-          <Button
-            variant="ghost"
-            size="icon"
-            className="-ml-2 max-sm:size-9 lg:hidden"
-            aria-label="Buka menu"
-            aria-expanded={menuOpen}
-            aria-haspopup="dialog"
-            ref={menuToggle}
-            onClick={() => {
-              setFocusAfterMenu('toggle');
-              setMenuOpen(true);
-            }}
-          >
-            <Menu aria-hidden />
-          </Button>
-          <p
-            className="min-w-0 max-w-[55%] shrink-0 truncate text-base font-semibold sm:max-w-none sm:text-lg"
-            data-shell-title=""
-          >
-            {title}
-          </p>
-          {/* The title keeps its words; the user's name gives way first (truncated). */}
-          <div className="ml-auto flex min-w-0 items-center gap-1.5 sm:gap-3">{headerEnd}</div>
-        </header>
+        <ShellHeader menu={menu} toggleRef={menuToggle} title={title} headerEnd={headerEnd} />
         <main
           id="main"
           ref={main}
@@ -148,6 +67,138 @@ export function ShellLayout({
         </main>
       </div>
     </div>
+  );
+}
+
+type PhoneMenuState = ReturnType<typeof usePhoneMenu>;
+
+/** The phone menu's open state and where focus goes when it closes. */
+function usePhoneMenu() {
+  const [open, setOpen] = useState(false);
+  // Where focus goes when the phone menu closes: back to its toggle, or after choosing a screen
+  // to the new page (the keyboard user starts there, as after a page load).
+  const [focusAfter, setFocusAfter] = useState<'toggle' | 'main'>('toggle');
+  const { pathname } = useLocation();
+  // A route change closes the phone menu (compared during render, no effect needed).
+  const [lastPath, setLastPath] = useState(pathname);
+  if (lastPath !== pathname) {
+    setLastPath(pathname);
+    if (open) {
+      setOpen(false);
+      setFocusAfter('main');
+    }
+  }
+  const openFromToggle = () => {
+    setFocusAfter('toggle');
+    setOpen(true);
+  };
+  return { open, setOpen, focusAfter, pathname, openFromToggle };
+}
+
+/** The links to the shell's screens; the current one is highlighted. */
+function SidebarNav({ navLabel, routes }: { navLabel: string; routes: readonly RouteEntry[] }) {
+  return (
+    <nav aria-label={navLabel} className="flex-1 overflow-y-auto">
+      <ul className="grid gap-1">
+        {routes.map(({ path, label, icon: Icon }) => (
+          <li key={path}>
+            <NavLink
+              to={path}
+              end
+              className={({ isActive }) =>
+                cn(
+                  'flex items-center gap-3 rounded-lg px-3 py-2.5 text-sm font-medium transition-colors focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-ring',
+                  isActive
+                    ? 'bg-primary text-primary-foreground shadow-sm'
+                    : 'text-muted-foreground hover:bg-muted hover:text-foreground',
+                )
+              }
+            >
+              <Icon aria-hidden className="size-4 shrink-0" />
+              {label}
+            </NavLink>
+          </li>
+        ))}
+      </ul>
+    </nav>
+  );
+}
+
+/** The sidebar as a drawer on phones and tablets. */
+function PhoneMenu({
+  menu,
+  focusAfterClose,
+  children,
+}: {
+  menu: PhoneMenuState;
+  focusAfterClose: Record<'main' | 'toggle', RefObject<HTMLElement | null>>;
+  children: ReactNode;
+}) {
+  return (
+    <DialogPrimitive.Root open={menu.open} onOpenChange={menu.setOpen}>
+      <DialogPrimitive.Portal>
+        <DialogPrimitive.Overlay className="fixed inset-0 z-40 bg-black/50 lg:hidden" />
+        <DialogPrimitive.Content
+          aria-describedby={undefined}
+          onCloseAutoFocus={(event) => {
+            event.preventDefault();
+            // Without preventScroll the browser scrolls the page area's top to the window's top,
+            // under the sticky header, hiding the new page's title.
+            focusAfterClose[menu.focusAfter].current?.focus({
+              preventScroll: true,
+            });
+          }}
+          className="fixed inset-y-0 left-0 z-50 w-72 max-w-[85vw] border-r bg-sidebar shadow-xl focus:outline-none lg:hidden"
+        >
+          <DialogPrimitive.Title className="sr-only">Menu navigasi</DialogPrimitive.Title>
+          <DialogPrimitive.Close
+            aria-label="Tutup menu"
+            className="absolute right-3 top-3 rounded-md p-1.5 text-muted-foreground hover:bg-muted focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-ring"
+          >
+            <X aria-hidden className="size-4" />
+          </DialogPrimitive.Close>
+          {children}
+        </DialogPrimitive.Content>
+      </DialogPrimitive.Portal>
+    </DialogPrimitive.Root>
+  );
+}
+
+/** The sticky header: the phone menu's toggle, the screen's title and the right side. */
+function ShellHeader({
+  menu,
+  toggleRef,
+  title,
+  headerEnd,
+}: {
+  menu: PhoneMenuState;
+  toggleRef: RefObject<HTMLButtonElement | null>;
+  title: string;
+  headerEnd: ReactNode;
+}) {
+  return (
+    <header className="sticky top-0 z-30 flex h-(--shell-header-height) items-center gap-2 border-b bg-card/95 px-3 backdrop-blur sm:gap-3 sm:px-6">
+      <Button
+        variant="ghost"
+        size="icon"
+        className="-ml-2 max-sm:size-9 lg:hidden"
+        aria-label="Buka menu"
+        aria-expanded={menu.open}
+        aria-haspopup="dialog"
+        ref={toggleRef}
+        onClick={menu.openFromToggle}
+      >
+        <Menu aria-hidden />
+      </Button>
+      <p
+        className="min-w-0 max-w-[55%] shrink-0 truncate text-base font-semibold sm:max-w-none sm:text-lg"
+        data-shell-title=""
+      >
+        {title}
+      </p>
+      {/* The title keeps its words; the user's name gives way first (truncated). */}
+      <div className="ml-auto flex min-w-0 items-center gap-1.5 sm:gap-3">{headerEnd}</div>
+    </header>
   );
 }
 
@@ -210,19 +261,5 @@ export function SidebarAccount({
   );
 }
 
-/** The first letter of a name in a circle. */
-export function Avatar({ name, className }: { name: string; className?: string }) {
-  return (
-    <span
-      aria-hidden
-      className={cn(
-        'grid size-9 shrink-0 place-items-center rounded-full bg-primary text-sm font-semibold uppercase text-primary-foreground',
-        className,
-      )}
-    >
-      {name.trim().charAt(0) || '?'}
-    </span>
-  );
-}
-
+export { Avatar } from '#client/components/ui/avatar.tsx';
 export { Brand } from './brand.tsx';

@@ -68,22 +68,7 @@ export function DataTable<Row>({
     >
       <table className="w-full caption-bottom text-sm" aria-busy={state === 'loading' || undefined}>
         <caption className="sr-only">{label}</caption>
-        <thead className="bg-muted/60">
-          <tr className="border-b">
-            {columns.map((column) => (
-              <th
-                key={column.key}
-                scope="col"
-                className={cn(
-                  'h-11 whitespace-nowrap px-4 text-left align-middle text-xs font-semibold uppercase tracking-wide text-muted-foreground',
-                  column.className,
-                )}
-              >
-                {column.header}
-              </th>
-            ))}
-          </tr>
-        </thead>
+        <TableHead columns={columns} />
         <tbody>
           {state === 'rows' &&
             rows!.map((row, index) => (
@@ -112,29 +97,7 @@ export function DataTable<Row>({
           {state !== 'rows' && (
             <tr>
               <td colSpan={columns.length} className="p-0">
-                {state === 'loading' && (
-                  <div className="flex justify-center p-10">
-                    <Spinner size="lg" />
-                  </div>
-                )}
-                {state === 'error' && (
-                  <div className="flex flex-col items-center gap-3 p-6">
-                    <Alert variant="destructive" className="w-full max-w-md">
-                      {errorText}
-                    </Alert>
-                    {onRetry && (
-                      <Button variant="outline" size="sm" onClick={onRetry}>
-                        Coba lagi
-                      </Button>
-                    )}
-                  </div>
-                )}
-                {state === 'empty' &&
-                  (typeof empty === 'string' ? (
-                    <p className="p-10 text-center text-sm text-muted-foreground">{empty}</p>
-                  ) : (
-                    empty
-                  ))}
+                <TableNotice state={state} errorText={errorText} onRetry={onRetry} empty={empty} />
               </td>
             </tr>
           )}
@@ -146,4 +109,66 @@ export function DataTable<Row>({
 
 function labelOf<Row>(column: DataTableColumn<Row>): string | undefined {
   return column.label ?? (typeof column.header === 'string' ? column.header : undefined);
+}
+
+/** What the table shows instead of rows: a spinner, the error with 'Coba lagi', or the empty text. */
+function TableNotice({
+  state,
+  errorText,
+  onRetry,
+  empty,
+}: {
+  state: 'loading' | 'error' | 'empty';
+  errorText: string;
+  onRetry?: () => void;
+  empty: ReactNode;
+}) {
+  if (state === 'loading') {
+    return (
+      <div className="flex justify-center p-10">
+        <Spinner size="lg" />
+      </div>
+    );
+  }
+  if (state === 'error') {
+    return (
+      <div className="flex flex-col items-center gap-3 p-6">
+        <Alert variant="destructive" className="w-full max-w-md">
+          {errorText}
+        </Alert>
+        {onRetry && (
+          <Button variant="outline" size="sm" onClick={onRetry}>
+            Coba lagi
+          </Button>
+        )}
+      </div>
+    );
+  }
+  return typeof empty === 'string' ? (
+    <p className="p-10 text-center text-sm text-muted-foreground">{empty}</p>
+  ) : (
+    empty
+  );
+}
+
+/** The column headers. */
+function TableHead<Row>({ columns }: { columns: DataTableColumn<Row>[] }) {
+  return (
+    <thead className="bg-muted/60">
+      <tr className="border-b">
+        {columns.map((column) => (
+          <th
+            key={column.key}
+            scope="col"
+            className={cn(
+              'h-11 whitespace-nowrap px-4 text-left align-middle text-xs font-semibold uppercase tracking-wide text-muted-foreground',
+              column.className,
+            )}
+          >
+            {column.header}
+          </th>
+        ))}
+      </tr>
+    </thead>
+  );
 }

@@ -108,10 +108,9 @@ function ResultSum(props: {
   );
 }
 
-export function AdminBlastResultDialog({ blast, onClose }: { blast: Blast; onClose: () => void }) {
-  const submit = useSubmitBlastResult();
+/** The three counts as typed, what they parse to, their sum and whether they can be submitted. */
+function useResultCounts(blast: Blast) {
   const total = blast.total_numbers;
-  const editing = blast.status === 'completed';
   // A new result starts from the saved per-number statuses (pending ones successful); an edit
   // starts from the saved result.
   const [counts, setCounts] = useState<Record<CountName, string>>(() => {
@@ -122,8 +121,8 @@ export function AdminBlastResultDialog({ blast, onClose }: { blast: Blast; onClo
       no_wa_count: String(start.no_wa_count),
     };
   });
-  const [notes, setNotes] = useState(editing ? (blast.admin_notes ?? '') : '');
-
+  const setCount = (name: CountName, value: string) =>
+    setCounts((current) => ({ ...current, [name]: value }));
   const parsed = {
     successful_count: parseCount(counts.successful_count),
     failed_count: parseCount(counts.failed_count),
@@ -135,6 +134,17 @@ export function AdminBlastResultDialog({ blast, onClose }: { blast: Blast; onClo
   const over = sum > total;
   const refund = (parsed.failed_count ?? 0) + (parsed.no_wa_count ?? 0);
   const canSubmit = allValid && !over && sum > 0;
+  return { counts, setCount, parsed, allValid, sum, over, refund, canSubmit };
+}
+
+export function AdminBlastResultDialog({ blast, onClose }: { blast: Blast; onClose: () => void }) {
+  const submit = useSubmitBlastResult();
+  const total = blast.total_numbers;
+  const editing = blast.status === 'completed';
+  const [notes, setNotes] = useState(editing ? (blast.admin_notes ?? '') : '');
+
+  const { counts, setCount, parsed, allValid, sum, over, refund, canSubmit } =
+    useResultCounts(blast);
 
   const onSubmit = async (event: FormEvent) => {
     event.preventDefault();
@@ -172,7 +182,7 @@ export function AdminBlastResultDialog({ blast, onClose }: { blast: Blast; onClo
             parsed={parsed}
             over={over}
             total={total}
-            onChange={(name, value) => setCounts((current) => ({ ...current, [name]: value }))}
+            onChange={setCount}
           />
           <ResultSum
             allValid={allValid}

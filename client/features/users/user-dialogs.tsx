@@ -1,7 +1,7 @@
 // The client-account dialogs of the Akun Klien screen: create, edit and change password.
 import { zodResolver } from '@hookform/resolvers/zod';
 import { LockOpen } from 'lucide-react';
-import { Controller, useForm } from 'react-hook-form';
+import { Controller, useForm, type UseFormReturn } from 'react-hook-form';
 import type { Role, User } from '#common/auth.ts';
 import {
   ChangePasswordSchema,
@@ -21,10 +21,10 @@ import {
   DialogHeader,
   DialogTitle,
 } from '#client/components/ui/dialog.tsx';
-import { Input } from '#client/components/ui/input.tsx';
-import { PasswordInput } from '#client/components/ui/password-input.tsx';
-import { describedBy, Field, Label } from '#client/components/ui/label.tsx';
+import { Label } from '#client/components/ui/label.tsx';
+import { PasswordField } from '#client/components/ui/password-field.tsx';
 import { Switch } from '#client/components/ui/switch.tsx';
+import { TextField } from '#client/components/ui/text-field.tsx';
 import { toastError, toastSuccess } from '#client/components/ui/toast.ts';
 import { errorMessage } from '#client/lib/api-client.ts';
 import { viaForm } from '#client/lib/form-schema.ts';
@@ -49,7 +49,6 @@ export function CreateUserDialog({ open, onOpenChange, role = 'client' }: Create
     resolver: zodResolver(CreateUserSchema),
     defaultValues: { username: '', email: '', password: '', role },
   });
-  const { errors } = form.formState;
   const close = (next: boolean) => {
     if (create.isPending) return;
     if (!next) form.reset();
@@ -83,37 +82,7 @@ export function CreateUserDialog({ open, onOpenChange, role = 'client' }: Create
           </DialogDescription>
         </DialogHeader>
         <form onSubmit={onSubmit} noValidate className="grid gap-4">
-          <Field id="new-username" label="Username" error={errors.username?.message} required>
-            <Input
-              id="new-username"
-              autoComplete="off"
-              placeholder={admin ? 'Nama pengguna administrator' : 'Nama pengguna klien'}
-              aria-invalid={!!errors.username}
-              aria-describedby={describedBy('new-username', errors.username?.message)}
-              {...form.register('username')}
-            />
-          </Field>
-          <Field id="new-email" label="Email" error={errors.email?.message} required>
-            <Input
-              id="new-email"
-              type="email"
-              autoComplete="off"
-              placeholder={admin ? 'admin@contoh.com' : 'klien@contoh.com'}
-              aria-invalid={!!errors.email}
-              aria-describedby={describedBy('new-email', errors.email?.message)}
-              {...form.register('email')}
-            />
-          </Field>
-          <Field id="new-password" label="Password" error={errors.password?.message} required>
-            <PasswordInput
-              id="new-password"
-              autoComplete="new-password"
-              placeholder="Minimal 6 karakter"
-              aria-invalid={!!errors.password}
-              aria-describedby={describedBy('new-password', errors.password?.message)}
-              {...form.register('password')}
-            />
-          </Field>
+          <CreateUserFields form={form} admin={admin} />
           <DialogFooter>
             <Button variant="outline" onClick={() => close(false)} disabled={create.isPending}>
               Batal
@@ -152,7 +121,6 @@ export function EditUserDialog({ user, onClose }: { user: User; onClose: () => v
       is_active: user.is_active,
     },
   });
-  const { errors } = form.formState;
 
   const onSubmit = form.handleSubmit(async (input) => {
     try {
@@ -172,56 +140,7 @@ export function EditUserDialog({ user, onClose }: { user: User; onClose: () => v
           <DialogDescription>Ubah data akun {user.username}.</DialogDescription>
         </DialogHeader>
         <form onSubmit={onSubmit} noValidate className="grid gap-4">
-          <Field id="edit-username" label="Username" error={errors.username?.message} required>
-            <Input
-              id="edit-username"
-              autoComplete="off"
-              aria-invalid={!!errors.username}
-              aria-describedby={describedBy('edit-username', errors.username?.message)}
-              {...form.register('username')}
-            />
-          </Field>
-          <Field id="edit-email" label="Email" error={errors.email?.message} required>
-            <Input
-              id="edit-email"
-              type="email"
-              autoComplete="off"
-              aria-invalid={!!errors.email}
-              aria-describedby={describedBy('edit-email', errors.email?.message)}
-              {...form.register('email')}
-            />
-          </Field>
-          <Field
-            id="edit-points"
-            label="Poin"
-            error={errors.points?.message}
-            hint="Perubahan poin dicatat di riwayat poin klien sebagai penyesuaian admin."
-          >
-            <Input
-              id="edit-points"
-              type="number"
-              inputMode="numeric"
-              min={0}
-              step={1}
-              aria-invalid={!!errors.points}
-              aria-describedby={describedBy(
-                'edit-points',
-                errors.points?.message,
-                'Perubahan poin dicatat di riwayat poin klien sebagai penyesuaian admin.',
-              )}
-              {...form.register('points')}
-            />
-          </Field>
-          <Controller
-            control={form.control}
-            name="is_active"
-            render={({ field }) => (
-              <div className="flex items-center gap-3">
-                <Switch id="edit-active" checked={field.value} onCheckedChange={field.onChange} />
-                <Label htmlFor="edit-active">Akun Aktif</Label>
-              </div>
-            )}
-          />
+          <EditUserFields form={form} />
           <DialogFooter>
             <Button variant="outline" onClick={onClose} disabled={update.isPending}>
               Batal
@@ -240,15 +159,6 @@ const PASSWORD_HINT = 'Minimum 6 karakter. Password akan langsung aktif setelah 
 
 export function PasswordDialog({ user, onClose }: { user: User; onClose: () => void }) {
   const change = useChangeUserPassword();
-  const lift = useLiftSignInBlock();
-  const onLift = async () => {
-    try {
-      const answer = await lift.mutateAsync(user.id);
-      toastSuccess(answer.detail);
-    } catch (failure) {
-      toastError(errorMessage(failure, 'Gagal membuka blokir masuk'));
-    }
-  };
   const form = useForm<ChangePassword>({
     resolver: zodResolver(ChangePasswordSchema),
     defaultValues: { new_password: '' },
@@ -273,33 +183,17 @@ export function PasswordDialog({ user, onClose }: { user: User; onClose: () => v
           <DialogTitle>Ubah Password Klien</DialogTitle>
           <DialogDescription>Atur password baru untuk akun klien ini.</DialogDescription>
         </DialogHeader>
-        <dl className="grid gap-2 rounded-lg bg-muted p-3 text-sm" data-password-user="">
-          <div className="flex flex-wrap gap-x-2">
-            <dt className="text-muted-foreground">Username:</dt>
-            <dd className="font-medium [overflow-wrap:anywhere]">{user.username}</dd>
-          </div>
-          <div className="flex flex-wrap gap-x-2">
-            <dt className="text-muted-foreground">Email:</dt>
-            <dd className="break-all font-medium">{user.email}</dd>
-          </div>
-        </dl>
+        <UserSummary user={user} />
         <form onSubmit={onSubmit} noValidate className="grid gap-4">
-          <Field
+          <PasswordField
             id="new-client-password"
             label="Password Baru"
+            autoComplete="new-password"
+            required
             error={error}
             hint={PASSWORD_HINT}
-            required
-          >
-            <PasswordInput
-              id="new-client-password"
-              autoComplete="new-password"
-              required
-              aria-invalid={!!error}
-              aria-describedby={describedBy('new-client-password', error, PASSWORD_HINT)}
-              {...form.register('new_password')}
-            />
-          </Field>
+            {...form.register('new_password')}
+          />
           <DialogFooter>
             <Button variant="outline" onClick={onClose} disabled={change.isPending}>
               Batal
@@ -309,25 +203,143 @@ export function PasswordDialog({ user, onClose }: { user: User; onClose: () => v
             </Button>
           </DialogFooter>
         </form>
-        <div className="grid gap-2 rounded-lg border p-3 text-sm" data-sign-in-block="">
-          <p className="text-muted-foreground">
-            Setelah beberapa kali salah password, klien harus menunggu sebelum mencoba lagi dari
-            perangkat yang sama. Password baru atau tombol ini mengakhiri waktu tunggu itu.
-          </p>
-          <div>
-            <Button
-              type="button"
-              variant="outline"
-              size="sm"
-              onClick={onLift}
-              loading={lift.isPending}
-            >
-              <LockOpen aria-hidden />
-              Buka Blokir Masuk
-            </Button>
-          </div>
-        </div>
+        <SignInBlock userId={user.id} />
       </DialogContent>
     </Dialog>
+  );
+}
+
+/** Username, email and password of a new account. */
+function CreateUserFields({
+  form,
+  admin,
+}: {
+  form: UseFormReturn<CreateForm, unknown, CreateUser>;
+  admin: boolean;
+}) {
+  const { errors } = form.formState;
+  return (
+    <>
+      <TextField
+        id="new-username"
+        label="Username"
+        error={errors.username?.message}
+        required
+        autoComplete="off"
+        placeholder={admin ? 'Nama pengguna administrator' : 'Nama pengguna klien'}
+        {...form.register('username')}
+      />
+      <TextField
+        id="new-email"
+        label="Email"
+        error={errors.email?.message}
+        required
+        type="email"
+        autoComplete="off"
+        placeholder={admin ? 'admin@contoh.com' : 'klien@contoh.com'}
+        {...form.register('email')}
+      />
+      <PasswordField
+        id="new-password"
+        label="Password"
+        error={errors.password?.message}
+        required
+        autoComplete="new-password"
+        placeholder="Minimal 6 karakter"
+        {...form.register('password')}
+      />
+    </>
+  );
+}
+
+const POINTS_HINT = 'Perubahan poin dicatat di riwayat poin klien sebagai penyesuaian admin.';
+
+/** Username, email, points and the active switch of an account. */
+function EditUserFields({ form }: { form: UseFormReturn<EditForm, unknown, UpdateUser> }) {
+  const { errors } = form.formState;
+  return (
+    <>
+      <TextField
+        id="edit-username"
+        label="Username"
+        error={errors.username?.message}
+        required
+        autoComplete="off"
+        {...form.register('username')}
+      />
+      <TextField
+        id="edit-email"
+        label="Email"
+        error={errors.email?.message}
+        required
+        type="email"
+        autoComplete="off"
+        {...form.register('email')}
+      />
+      <TextField
+        id="edit-points"
+        label="Poin"
+        error={errors.points?.message}
+        hint={POINTS_HINT}
+        type="number"
+        inputMode="numeric"
+        min={0}
+        step={1}
+        {...form.register('points')}
+      />
+      <Controller
+        control={form.control}
+        name="is_active"
+        render={({ field }) => (
+          <div className="flex items-center gap-3">
+            <Switch id="edit-active" checked={field.value} onCheckedChange={field.onChange} />
+            <Label htmlFor="edit-active">Akun Aktif</Label>
+          </div>
+        )}
+      />
+    </>
+  );
+}
+
+/** Whose password is being set. */
+function UserSummary({ user }: { user: User }) {
+  return (
+    <dl className="grid gap-2 rounded-lg bg-muted p-3 text-sm" data-password-user="">
+      <div className="flex flex-wrap gap-x-2">
+        <dt className="text-muted-foreground">Username:</dt>
+        <dd className="font-medium [overflow-wrap:anywhere]">{user.username}</dd>
+      </div>
+      <div className="flex flex-wrap gap-x-2">
+        <dt className="text-muted-foreground">Email:</dt>
+        <dd className="break-all font-medium">{user.email}</dd>
+      </div>
+    </dl>
+  );
+}
+
+/** Ends the wait a client gets after several wrong passwords. */
+function SignInBlock({ userId }: { userId: User['id'] }) {
+  const lift = useLiftSignInBlock();
+  const onLift = async () => {
+    try {
+      const answer = await lift.mutateAsync(userId);
+      toastSuccess(answer.detail);
+    } catch (failure) {
+      toastError(errorMessage(failure, 'Gagal membuka blokir masuk'));
+    }
+  };
+  return (
+    <div className="grid gap-2 rounded-lg border p-3 text-sm" data-sign-in-block="">
+      <p className="text-muted-foreground">
+        Setelah beberapa kali salah password, klien harus menunggu sebelum mencoba lagi dari
+        perangkat yang sama. Password baru atau tombol ini mengakhiri waktu tunggu itu.
+      </p>
+      <div>
+        <Button type="button" variant="outline" size="sm" onClick={onLift} loading={lift.isPending}>
+          <LockOpen aria-hidden />
+          Buka Blokir Masuk
+        </Button>
+      </div>
+    </div>
   );
 }

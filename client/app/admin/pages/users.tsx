@@ -30,7 +30,7 @@ import {
 } from '#client/features/users/user-dialogs.tsx';
 import { errorMessage } from '#client/lib/api-client.ts';
 import { formatDate, formatNumber } from '#client/lib/format.ts';
-import { Avatar } from '#client/app/shell/shell-layout.tsx';
+import { Avatar } from '#client/components/ui/avatar.tsx';
 import { useLoadErrorToast } from '#client/app/admin/feedback.ts';
 import { compact } from '#client/app/admin/table-cells.tsx';
 import { useClampedPage } from '#client/app/admin/use-clamped-page.ts';
