@@ -704,7 +704,7 @@ async function benchEngine(engine: Engine, browser: boolean) {
       engine,
       me,
       'req/s',
-      0.5,
+      0.35,
       'the bare route',
       'bare Fastify route answering {} (bench/bare-server.ts)',
     );
@@ -773,7 +773,7 @@ async function benchEngine(engine: Engine, browser: boolean) {
       engine,
       creation,
       'blasts/s',
-      0.8,
+      0.75,
       'the raw driver',
       'the same transaction through the raw driver (bench/raw-blast.ts)',
     );
