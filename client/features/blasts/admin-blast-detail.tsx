@@ -376,6 +376,55 @@ function NumbersToolbar({
   );
 }
 
+/**
+ * Saving or leaving edit mode removes the buttons that had the focus: it goes to the toggle, once
+ * the toggle is enabled again (it is disabled while the save runs). Entering or leaving edit mode
+ * moves the toggle (the buttons beside it come and go): a focused toggle is kept in view.
+ */
+function useToggleFocus(
+  toggleRef: RefObject<HTMLButtonElement | null>,
+  focusAfterSaveRef: RefObject<boolean>,
+  editing: boolean,
+  saving: boolean,
+) {
+  useEffect(() => {
+    const toggle = toggleRef.current;
+    if (!toggle || saving) return;
+    if (focusAfterSaveRef.current) {
+      focusAfterSaveRef.current = false;
+      toggle.focus();
+    } else if (document.activeElement === toggle) {
+      toggle.scrollIntoView({ block: 'nearest' });
+    }
+  }, [toggleRef, focusAfterSaveRef, editing, saving]);
+}
+
+/** The target numbers with their statuses; `children` is the toolbar that edits them. */
+function NumbersSection({
+  blast,
+  edits,
+  editing,
+  children,
+}: {
+  blast: Blast;
+  edits: ReturnType<typeof useStatusEdits>;
+  editing: boolean;
+  children: ReactNode;
+}) {
+  return (
+    <section aria-labelledby="blast-numbers-title" className="grid gap-3">
+      <div className="flex flex-wrap items-center justify-between gap-2">
+        <h3 id="blast-numbers-title" className="text-sm font-semibold">
+          Nomor Tujuan ({formatNumber(blast.target_numbers.length)})
+        </h3>
+        {children}
+      </div>
+      <NumberList blast={blast} edits={edits} editing={editing} />
+      <StatusSummary statuses={edits.statuses} />
+    </section>
+  );
+}
+
 export function AdminBlastDetailDialog({
   blast: initial,
   onClose,
@@ -388,21 +437,9 @@ export function AdminBlastDetailDialog({
   const [blast, setBlast] = useState(initial);
   const [editing, setEditing] = useState(false);
   const edits = useStatusEdits(blast);
-  // Saving or leaving edit mode removes the buttons that had the focus: it goes to the toggle,
-  // once the toggle is enabled again (it is disabled while the save runs). Entering or leaving edit
-  // mode moves the toggle (the buttons beside it come and go): a focused toggle is kept in view.
   const toggleButton = useRef<HTMLButtonElement>(null);
   const focusToggleAfterSave = useRef(false);
-  useEffect(() => {
-    const toggle = toggleButton.current;
-    if (!toggle || saveStatuses.isPending) return;
-    if (focusToggleAfterSave.current) {
-      focusToggleAfterSave.current = false;
-      toggle.focus();
-    } else if (document.activeElement === toggle) {
-      toggle.scrollIntoView({ block: 'nearest' });
-    }
-  }, [editing, saveStatuses.isPending]);
+  useToggleFocus(toggleButton, focusToggleAfterSave, editing, saveStatuses.isPending);
   const editable = blast.status === 'pending' || blast.status === 'completed';
   const { changed } = edits;
 
@@ -447,25 +484,18 @@ export function AdminBlastDetailDialog({
         <BlastInfo blast={blast} />
         <BlastContent blast={blast} />
         <BlastOutcome blast={blast} />
-        <section aria-labelledby="blast-numbers-title" className="grid gap-3">
-          <div className="flex flex-wrap items-center justify-between gap-2">
-            <h3 id="blast-numbers-title" className="text-sm font-semibold">
-              Nomor Tujuan ({formatNumber(blast.target_numbers.length)})
-            </h3>
-            {editable && (
-              <NumbersToolbar
-                editing={editing}
-                saving={saving}
-                toggleRef={toggleButton}
-                onReset={onReset}
-                onSave={onSave}
-                onToggle={toggleEditing}
-              />
-            )}
-          </div>
-          <NumberList blast={blast} edits={edits} editing={editing} />
-          <StatusSummary statuses={edits.statuses} />
-        </section>
+        <NumbersSection blast={blast} edits={edits} editing={editing}>
+          {editable && (
+            <NumbersToolbar
+              editing={editing}
+              saving={saving}
+              toggleRef={toggleButton}
+              onReset={onReset}
+              onSave={onSave}
+              onToggle={toggleEditing}
+            />
+          )}
+        </NumbersSection>
       </DialogContent>
     </Dialog>
   );

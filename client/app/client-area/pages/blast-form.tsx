@@ -35,6 +35,21 @@ import { useSession } from '#client/lib/session.ts';
 const MESSAGE_ID = 'blast-message';
 const FIELD_IDS: Record<BlastField, string> = { message: MESSAGE_ID, numbers: BLAST_NUMBERS_ID };
 
+/** A failed check: its field takes the focus, and a toast says it too. */
+function showProblem(found: BlastProblem) {
+  document.getElementById(FIELD_IDS[found.field])?.focus();
+  toast({ variant: 'destructive', title: found.title ?? 'Error', description: found.text });
+}
+
+function SendButton({ sending }: { sending: boolean }) {
+  return (
+    <Button type="submit" size="lg" className="w-full" loading={sending}>
+      {!sending && <Send aria-hidden />}
+      {sending ? 'Memproses Blast...' : 'KIRIM BLAST REQUEST'}
+    </Button>
+  );
+}
+
 /** The numbers, the message and the optional image, checked by SPEC's rules before sending. */
 function BlastForm({ points, allowImages }: { points: number; allowImages: boolean }) {
   const navigate = useNavigate();
@@ -58,12 +73,7 @@ function BlastForm({ points, allowImages }: { points: number; allowImages: boole
     const found = blastProblem({ message, analysis, points });
     if (found) {
       setProblem(found);
-      document.getElementById(FIELD_IDS[found.field])?.focus();
-      return void toast({
-        variant: 'destructive',
-        title: found.title ?? 'Error',
-        description: found.text,
-      });
+      return showProblem(found);
     }
     // Hasil Blast comes next: its code downloads while the blast is being sent.
     import('./blast-results.tsx').catch(() => undefined);
@@ -115,10 +125,7 @@ function BlastForm({ points, allowImages }: { points: number; allowImages: boole
               disabled={sending}
             />
           )}
-          <Button type="submit" size="lg" className="w-full" loading={sending}>
-            {!sending && <Send aria-hidden />}
-            {sending ? 'Memproses Blast...' : 'KIRIM BLAST REQUEST'}
-          </Button>
+          <SendButton sending={sending} />
         </form>
       </CardContent>
     </Card>
