@@ -1,6 +1,6 @@
 // The counts lists and dashboards show (blasts and top-up requests per status, ledger entries
 // per type), kept per client in the transaction of each change: counting the rows per request
-// cost more than the pages themselves at production size (docs/decisions/090).
+// cost more than the pages themselves at production size (decision 090).
 import { sql, type Kysely } from 'kysely';
 import type { Db } from './connection.ts';
 import type { SummaryCountsTable } from './schema.ts';

@@ -1,14 +1,14 @@
 // Answers are written from each route's zod response schema by fast-json-stringify, Fastify's
 // own serializer: only the schema's fields go out, so a handler cannot leak a column it forgot
-// to drop. zod's encode of every answer (fastify-type-provider-zod) cost a sixth of a
-// `/api/auth/me` answer and more on the long lists; the handlers build their answers from typed
-// rows, so a type check of each answer on its way out bought nothing the compiler does not.
+// to drop. The handlers build their answers from typed rows, so zod's check of each answer on its
+// way out (fastify-type-provider-zod's serializer) would repeat what the compiler already checks
+// (decision 142; its cost is in bench/NOTES.md).
 import fastJson, { type Schema } from 'fast-json-stringify';
 import type { FastifySerializerCompiler } from 'fastify/types/schema.js';
 import type { ZodType } from 'zod';
 import { z } from '#common/zod.ts';
 
-/** Each writer is built on its route's first answer: building all of them at start cost 130 ms. */
+/** Each writer is built on its route's first answer, so a start does not build them all. */
 export const serializerCompiler: FastifySerializerCompiler<ZodType> = ({ schema }) => {
   let write: ((data: unknown) => string) | undefined;
   return (data) => {
