@@ -3,7 +3,7 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { listeningMessage } from '#server/listening.ts';
 import {
   freePort,
@@ -13,6 +13,7 @@ import {
   spawnServer,
   stopChildren,
   waitHealthy,
+  type ChildServer,
   type Launch,
   type ProcessDatabase,
 } from './processes.ts';
@@ -63,11 +64,20 @@ const alive = (pid: number) => {
   }
 };
 
-/** The server's start line (pino JSON) from what the processes printed. */
-function startLine(output: string): { msg: string; pid: number } {
-  const line = output.split('\n').find((text) => text.includes('Server listening on'));
-  if (!line) throw new Error(`no start line in:\n${output}`);
-  return JSON.parse(line) as { msg: string; pid: number };
+/**
+ * The server's start line (pino JSON) from what the processes printed. It is written just after
+ * the socket opens, so a health answer can come first: wait for it a little.
+ */
+function startLine(server: ChildServer): Promise<{ msg: string; pid: number }> {
+  return vi.waitFor(
+    () => {
+      const output = server.output();
+      const line = output.split('\n').find((text) => text.includes('Server listening on'));
+      if (!line) throw new Error(`no start line in:\n${output}`);
+      return JSON.parse(line) as { msg: string; pid: number };
+    },
+    { timeout: 5000, interval: 50 },
+  );
 }
 
 describe('starting and stopping the server through npm', () => {
@@ -92,7 +102,7 @@ describe('starting and stopping the server through npm', () => {
       const port = await freePort();
       const server = spawnServer(database, port, { LOG_LEVEL: 'info' }, npmRun(script));
       await waitHealthy(server);
-      const { pid } = startLine(server.output());
+      const { pid } = await startLine(server);
       serverPids.push(pid);
       expect(pid).not.toBe(server.child.pid);
 
@@ -115,7 +125,7 @@ describe('starting and stopping the server through npm', () => {
     const port = await freePort();
     const server = spawnServer(database, port, { LOG_LEVEL: 'info' }, npmRun('start', true));
     await waitHealthy(server);
-    const { pid } = startLine(server.output());
+    const { pid } = await startLine(server);
     serverPids.push(pid);
     // The terminal's SIGINT goes to the whole foreground group; each npm forwards it once more,
     // so the server gets it three times: a repeat must not kill it halfway through closing.
@@ -130,7 +140,7 @@ describe('starting and stopping the server through npm', () => {
     const port = await freePort();
     const wildcard = spawnServer(database, port, { LOG_LEVEL: 'info', HOST: '' }, npmRun('serve'));
     await waitHealthy(wildcard);
-    const everywhere = startLine(wildcard.output());
+    const everywhere = await startLine(wildcard);
     serverPids.push(everywhere.pid);
     expect(everywhere.msg).toBe(listeningMessage([{ address: '0.0.0.0', family: 'IPv4', port }]));
     expect(everywhere.msg).toContain(`0.0.0.0:${port} (every IPv4 interface: `);
@@ -139,7 +149,7 @@ describe('starting and stopping the server through npm', () => {
 
     const one = spawnServer(database, port, { LOG_LEVEL: 'info', HOST: '127.0.0.1' });
     await waitHealthy(one);
-    expect(startLine(one.output()).msg).toBe(`Server listening on http://127.0.0.1:${port}`);
+    expect((await startLine(one)).msg).toBe(`Server listening on http://127.0.0.1:${port}`);
     await one.kill('SIGTERM');
   });
 });
