@@ -1,11 +1,14 @@
 // The 'Input Hasil' / 'Edit Hasil' dialog: three counts and admin notes, with SPEC's sum rules.
-import { useState, type FormEvent } from 'react';
+import { zodResolver } from '@hookform/resolvers/zod';
+import { useForm, useWatch, type UseFormRegister } from 'react-hook-form';
 import {
   BlastResultSchema,
   resultFormCounts,
   resultSumMessage,
   type Blast,
+  type BlastResultInput,
 } from '#common/blasts.ts';
+import { z } from '#common/zod.ts';
 import { Alert } from '#client/components/ui/alert.tsx';
 import { Button } from '#client/components/ui/button.tsx';
 import {
@@ -20,6 +23,7 @@ import { Input, Textarea } from '#client/components/ui/input.tsx';
 import { Field } from '#client/components/ui/label.tsx';
 import { toastError, toastSuccess } from '#client/components/ui/toast.ts';
 import { failureText } from '#client/lib/api-client.ts';
+import { viaForm } from '#client/lib/form-schema.ts';
 import { formatNumber } from '#client/lib/format.ts';
 import { useSubmitBlastResult } from './admin-api.ts';
 
@@ -30,22 +34,26 @@ const COUNT_FIELDS: { name: CountName; label: string; id: string }[] = [
   { name: 'no_wa_count', label: 'Tidak Ada WA', id: 'result-no-wa' },
 ];
 
-/** A count as typed: blank is 0 (SPEC); anything else must be a whole number of at least 0. */
-function parseCount(text: string): number | null {
-  const trimmed = text.trim();
-  if (trimmed === '') return 0;
-  const value = Number(trimmed);
-  return Number.isInteger(value) && value >= 0 ? value : null;
-}
-
-type Counts<Value> = Record<CountName, Value>;
+/** A count as typed: blank is 0 (SPEC); the shared schema checks the number it comes to. */
+const countText = z.string().transform((text) => (text.trim() === '' ? 0 : Number(text.trim())));
+const ResultFormSchema = viaForm(
+  z
+    .object({
+      successful_count: countText,
+      failed_count: countText,
+      no_wa_count: countText,
+      admin_notes: z.string(),
+    })
+    .transform((form) => ({ ...form, admin_notes: form.admin_notes.trim() || null })),
+  BlastResultSchema,
+);
+type ResultForm = z.input<typeof ResultFormSchema>;
 
 function CountFields(props: {
-  counts: Counts<string>;
-  parsed: Counts<number | null>;
+  register: UseFormRegister<ResultForm>;
+  invalid: ReadonlySet<PropertyKey | undefined>;
   over: boolean;
   total: number;
-  onChange: (name: CountName, value: string) => void;
 }) {
   return (
     <div className="grid items-start gap-4 sm:grid-cols-3">
@@ -58,10 +66,9 @@ function CountFields(props: {
             min={0}
             max={props.total}
             step={1}
-            value={props.counts[name]}
-            aria-invalid={props.over || props.parsed[name] === null}
+            aria-invalid={props.over || props.invalid.has(name)}
             aria-describedby="result-sum"
-            onChange={(event) => props.onChange(name, event.target.value)}
+            {...props.register(name)}
           />
         </Field>
       ))}
@@ -108,54 +115,49 @@ function ResultSum(props: {
   );
 }
 
-/** The three counts as typed, what they parse to, their sum and whether they can be submitted. */
-function useResultCounts(blast: Blast) {
-  const total = blast.total_numbers;
-  // A new result starts from the saved per-number statuses (pending ones successful); an edit
-  // starts from the saved result.
-  const [counts, setCounts] = useState<Record<CountName, string>>(() => {
-    const start = resultFormCounts(blast);
-    return {
-      successful_count: String(start.successful_count),
-      failed_count: String(start.failed_count),
-      no_wa_count: String(start.no_wa_count),
-    };
-  });
-  const setCount = (name: CountName, value: string) =>
-    setCounts((current) => ({ ...current, [name]: value }));
-  const parsed = {
-    successful_count: parseCount(counts.successful_count),
-    failed_count: parseCount(counts.failed_count),
-    no_wa_count: parseCount(counts.no_wa_count),
+/**
+ * A new result starts from the saved per-number statuses (pending ones successful); an edit
+ * starts from the saved result and its notes.
+ */
+function startValues(blast: Blast): ResultForm {
+  const start = resultFormCounts(blast);
+  return {
+    successful_count: String(start.successful_count),
+    failed_count: String(start.failed_count),
+    no_wa_count: String(start.no_wa_count),
+    admin_notes: blast.status === 'completed' ? (blast.admin_notes ?? '') : '',
   };
-  const allValid = Object.values(parsed).every((v) => v !== null);
-  const sum =
-    (parsed.successful_count ?? 0) + (parsed.failed_count ?? 0) + (parsed.no_wa_count ?? 0);
+}
+
+/**
+ * The form, and what its counts come to as typed, read through the same schema as the submit:
+ * which fields are not whole numbers of 0 or more, the sum, the refund, whether it can be sent.
+ */
+function useResultForm(blast: Blast) {
+  const total = blast.total_numbers;
+  const form = useForm<ResultForm, unknown, BlastResultInput>({
+    resolver: zodResolver(ResultFormSchema),
+    defaultValues: startValues(blast),
+  });
+  const typed = ResultFormSchema.safeParse(useWatch({ control: form.control }));
+  const invalid = new Set(typed.error?.issues.map((issue) => issue.path[0]));
+  const allValid = typed.success;
+  const counts = typed.data ?? { successful_count: 0, failed_count: 0, no_wa_count: 0 };
+  const sum = counts.successful_count + counts.failed_count + counts.no_wa_count;
   const over = sum > total;
-  const refund = (parsed.failed_count ?? 0) + (parsed.no_wa_count ?? 0);
-  const canSubmit = allValid && !over && sum > 0;
-  return { counts, setCount, parsed, allValid, sum, over, refund, canSubmit };
+  const refund = counts.failed_count + counts.no_wa_count;
+  return { form, invalid, allValid, sum, over, refund, canSubmit: allValid && !over && sum > 0 };
 }
 
 export function AdminBlastResultDialog({ blast, onClose }: { blast: Blast; onClose: () => void }) {
   const submit = useSubmitBlastResult();
   const total = blast.total_numbers;
   const editing = blast.status === 'completed';
-  const [notes, setNotes] = useState(editing ? (blast.admin_notes ?? '') : '');
+  const { form, invalid, allValid, sum, over, refund, canSubmit } = useResultForm(blast);
 
-  const { counts, setCount, parsed, allValid, sum, over, refund, canSubmit } =
-    useResultCounts(blast);
-
-  const onSubmit = async (event: FormEvent) => {
-    event.preventDefault();
-    if (!canSubmit) return;
-    const input = BlastResultSchema.safeParse({ ...parsed, admin_notes: notes.trim() || null });
-    if (!input.success) {
-      toastError(input.error.issues[0]?.message ?? 'Gagal submit hasil blast');
-      return;
-    }
+  const send = async (input: BlastResultInput) => {
     try {
-      await submit.mutateAsync({ id: blast.id, input: input.data });
+      await submit.mutateAsync({ id: blast.id, input });
       toastSuccess('Hasil blast berhasil disubmit');
       onClose();
     } catch (error) {
@@ -164,7 +166,9 @@ export function AdminBlastResultDialog({ blast, onClose }: { blast: Blast; onClo
       toastError(failureText(error, 'Gagal submit hasil blast'));
     }
   };
-
+  const onSubmit = form.handleSubmit(send, (errors) =>
+    toastError(Object.values(errors)[0]?.message ?? 'Gagal submit hasil blast'),
+  );
   return (
     <Dialog open onOpenChange={(open) => !open && !submit.isPending && onClose()}>
       <DialogContent>
@@ -176,14 +180,8 @@ export function AdminBlastResultDialog({ blast, onClose }: { blast: Blast; onClo
             gagal dan tanpa WhatsApp dikembalikan sebagai poin.
           </DialogDescription>
         </DialogHeader>
-        <form onSubmit={onSubmit} noValidate className="grid gap-4">
-          <CountFields
-            counts={counts}
-            parsed={parsed}
-            over={over}
-            total={total}
-            onChange={setCount}
-          />
+        <form onSubmit={(event) => void onSubmit(event)} noValidate className="grid gap-4">
+          <CountFields register={form.register} invalid={invalid} over={over} total={total} />
           <ResultSum
             allValid={allValid}
             sum={sum}
@@ -197,8 +195,7 @@ export function AdminBlastResultDialog({ blast, onClose }: { blast: Blast; onClo
               rows={3}
               maxLength={5000}
               placeholder="Catatan untuk hasil blast ini"
-              value={notes}
-              onChange={(event) => setNotes(event.target.value)}
+              {...form.register('admin_notes')}
             />
           </Field>
           <DialogFooter>

@@ -1,7 +1,7 @@
 // SPEC section 5's checks in order, each naming its field, and the settled spoken summary.
 import { describe, expect, it } from 'vitest';
 import { analyzeNumbers, splitNumbers } from '#common/phone.ts';
-import { blastProblem, numbersSentence } from './blast-form-rules.ts';
+import { blastProblem, blastResolver, numbersSentence, problemTitle } from './blast-form-rules.ts';
 
 const draft = (message: string, numbers: string, points = 10) => ({
   message,
@@ -13,27 +13,63 @@ describe('blastProblem', () => {
   it('checks in SPEC order and names the field to fix', () => {
     expect(blastProblem(draft(' ', ''))).toEqual({
       field: 'message',
+      rule: 'required',
       text: 'Pesan blast tidak boleh kosong',
     });
     expect(blastProblem(draft('Halo', ''))).toEqual({
       field: 'numbers',
+      rule: 'required',
       text: 'Daftar nomor telepon tidak boleh kosong',
     });
     expect(blastProblem(draft('Halo', Array(501).fill('081234567890').join('\n')))).toEqual({
       field: 'numbers',
-      title: 'Batas Maksimal Tercapai',
+      rule: 'max',
       text: 'Maksimal 500 nomor kontak per blast. Anda memasukkan 501 nomor.',
     });
     expect(blastProblem(draft('Halo', '12, abc, 081234567890'))).toEqual({
       field: 'numbers',
+      rule: 'pattern',
       text: '2 nomor tidak valid. Mohon perbaiki format nomor',
     });
     expect(blastProblem(draft('Halo', '081234567890, 081234567891', 1))).toEqual({
       field: 'numbers',
-      title: 'Poin Tidak Cukup',
+      rule: 'points',
       text: 'Anda membutuhkan 2 poin, tetapi hanya memiliki 1 poin',
     });
     expect(blastProblem(draft('Halo', '+62 812 3456 7891'))).toBeNull();
+  });
+});
+
+describe('blastResolver', () => {
+  const image = new File(['x'], 'a.png', { type: 'image/png' });
+
+  it('gives the first failed check to its field, with the title the toast shows', () => {
+    const result = blastResolver(
+      { numbers: '081234567890, 081234567891', message: 'Halo', image: null },
+      { points: 1, allowImages: true },
+    );
+    expect(result).toEqual({
+      values: {},
+      errors: {
+        numbers: {
+          type: 'points',
+          message: 'Anda membutuhkan 2 poin, tetapi hanya memiliki 1 poin',
+        },
+      },
+    });
+    expect(problemTitle('points')).toBe('Poin Tidak Cukup');
+    expect(problemTitle('max')).toBe('Batas Maksimal Tercapai');
+    expect(problemTitle('required')).toBe('Error');
+  });
+
+  it('sends the valid numbers once each, and the image only where images are allowed', () => {
+    const values = { numbers: '081234567890\n+6281234567890', message: 'Halo', image };
+    expect(blastResolver(values, { points: 5, allowImages: true })).toEqual({
+      values: { message: 'Halo', numbers: ['6281234567890'], image },
+      errors: {},
+    });
+    const withoutImages = blastResolver(values, { points: 5, allowImages: false });
+    expect(withoutImages.values).toMatchObject({ image: null });
   });
 });
 

@@ -1,18 +1,35 @@
 // The blast form's checks and sentences, without React: SPEC section 5's checks in order, each
-// naming the field to fix, and the summary a screen reader hears once typing settles.
+// naming the field to fix, as the form's resolver, and the summary a screen reader hears once
+// typing settles.
+import type { FieldErrors, ResolverResult } from 'react-hook-form';
 import { BLAST_MESSAGES } from '#common/blast-rules.ts';
 import { formatNumber } from '#common/format.ts';
-import { MAX_NUMBERS_PER_BLAST, POINTS_PER_NUMBER, type NumberAnalysis } from '#common/phone.ts';
+import {
+  analyzeNumbers,
+  MAX_NUMBERS_PER_BLAST,
+  POINTS_PER_NUMBER,
+  splitNumbers,
+  type NumberAnalysis,
+} from '#common/phone.ts';
 
 export type BlastField = 'message' | 'numbers';
+/** The check that failed: a field left empty, too many numbers, invalid ones, too few points. */
+export type BlastRule = 'required' | 'max' | 'pattern' | 'points';
 
 export interface BlastProblem {
   field: BlastField;
+  rule: BlastRule;
   /** The inline text under the field, and the toast's text. */
   text: string;
-  /** The toast's title, when SPEC gives one ('Error' otherwise). */
-  title?: string;
 }
+
+/** The toast's title for a failed check: SPEC's where it gives one, else 'Error'. */
+export const problemTitle = (rule: string): string =>
+  rule === 'max'
+    ? BLAST_MESSAGES.tooManyTitle
+    : rule === 'points'
+      ? BLAST_MESSAGES.notEnoughTitle
+      : 'Error';
 
 export interface BlastDraft {
   message: string;
@@ -22,26 +39,72 @@ export interface BlastDraft {
 
 /** The first of SPEC section 5's checks that fails, or null when the blast may be sent. */
 export function blastProblem({ message, analysis, points }: BlastDraft): BlastProblem | null {
-  if (!message.trim()) return { field: 'message', text: BLAST_MESSAGES.emptyMessage };
-  if (analysis.entered === 0) return { field: 'numbers', text: BLAST_MESSAGES.emptyNumbers };
+  if (!message.trim()) {
+    return { field: 'message', rule: 'required', text: BLAST_MESSAGES.emptyMessage };
+  }
+  if (analysis.entered === 0) {
+    return { field: 'numbers', rule: 'required', text: BLAST_MESSAGES.emptyNumbers };
+  }
   if (analysis.entered > MAX_NUMBERS_PER_BLAST) {
     return {
       field: 'numbers',
-      title: BLAST_MESSAGES.tooManyTitle,
+      rule: 'max',
       text: `${BLAST_MESSAGES.tooMany}. Anda memasukkan ${formatNumber(analysis.entered)} nomor.`,
     };
   }
-  if (analysis.invalid.length > 0)
-    return { field: 'numbers', text: BLAST_MESSAGES.invalid(analysis.invalid.length) };
+  if (analysis.invalid.length > 0) {
+    return {
+      field: 'numbers',
+      rule: 'pattern',
+      text: BLAST_MESSAGES.invalid(analysis.invalid.length),
+    };
+  }
   const needed = analysis.unique.length * POINTS_PER_NUMBER;
   if (needed > points) {
     return {
       field: 'numbers',
-      title: BLAST_MESSAGES.notEnoughTitle,
+      rule: 'points',
       text: BLAST_MESSAGES.notEnough(needed, points),
     };
   }
   return null;
+}
+
+/** What the form holds: the numbers as typed, the message and the chosen image. */
+export interface BlastFormValues {
+  numbers: string;
+  message: string;
+  image: File | null;
+}
+
+/** What a checked form sends: the message, the valid numbers once each, the image if allowed. */
+export interface BlastToSend {
+  message: string;
+  numbers: string[];
+  image: File | null;
+}
+
+export interface BlastFormContext {
+  points: number;
+  allowImages: boolean;
+}
+
+/** The form's resolver: the first failed check as its field's error, else what to send. */
+export function blastResolver(
+  values: BlastFormValues,
+  context?: BlastFormContext,
+): ResolverResult<BlastFormValues, BlastToSend> {
+  const { points = 0, allowImages = false } = context ?? {};
+  const analysis = analyzeNumbers(splitNumbers(values.numbers));
+  const problem = blastProblem({ message: values.message, analysis, points });
+  if (problem) {
+    const errors: FieldErrors<BlastFormValues> = {
+      [problem.field]: { type: problem.rule, message: problem.text },
+    };
+    return { values: {}, errors };
+  }
+  const image = allowImages ? values.image : null;
+  return { values: { message: values.message, numbers: analysis.unique, image }, errors: {} };
 }
 
 /**

@@ -2,22 +2,16 @@
 // live figures, and one settled sentence for screen readers.
 import { Eraser } from 'lucide-react';
 import { useEffect, useState } from 'react';
+import type { UseFormRegisterReturn } from 'react-hook-form';
 import { formatNumber } from '#common/format.ts';
-import {
-  MAX_NUMBERS_PER_BLAST,
-  POINTS_PER_NUMBER,
-  withoutInvalidNumbers,
-  type NumberAnalysis,
-} from '#common/phone.ts';
+import { MAX_NUMBERS_PER_BLAST, POINTS_PER_NUMBER, type NumberAnalysis } from '#common/phone.ts';
 import { Button } from '#client/components/ui/button.tsx';
 import { Textarea } from '#client/components/ui/input.tsx';
 import { describedBy, Field } from '#client/components/ui/label.tsx';
 import { cn } from '#client/lib/cn.ts';
 import { numbersSentence } from './blast-form-rules.ts';
 
-/** The text area's id: the form moves focus to it when a check of the numbers fails. */
-export const BLAST_NUMBERS_ID = 'blast-numbers';
-const ID = BLAST_NUMBERS_ID;
+const ID = 'blast-numbers';
 const SPOKEN_ID = 'blast-numbers-spoken';
 const HINT =
   'Pisahkan nomor dengan baris baru, koma, titik koma atau spasi. Format: 08xx, 628xx, +628xx atau 8xx.';
@@ -25,30 +19,26 @@ const HINT =
 const SETTLE_MS = 1000;
 
 export interface BlastNumbersFieldProps {
-  text: string;
-  onTextChange: (text: string) => void;
+  /** The text area's registration with the form. */
+  field: UseFormRegisterReturn<'numbers'>;
   analysis: NumberAnalysis;
+  /** Drops every invalid part from the text (and gives the text area the focus back). */
+  onDropInvalid: () => void;
   points: number;
   error?: string;
   disabled: boolean;
 }
 
 export function BlastNumbersField(props: BlastNumbersFieldProps) {
-  const { text, onTextChange, analysis, points, error, disabled } = props;
+  const { field, analysis, onDropInvalid, points, error, disabled } = props;
   const overLimit = analysis.entered > MAX_NUMBERS_PER_BLAST;
-  const dropInvalid = () => {
-    onTextChange(withoutInvalidNumbers(text));
-    // The button goes away with the invalid parts: the keyboard goes back to the list.
-    document.getElementById(BLAST_NUMBERS_ID)?.focus();
-  };
   return (
     <div className="grid gap-3">
       <Field id={ID} label="Nomor WhatsApp Tujuan" hint={HINT} error={error} required>
         <Textarea
           id={ID}
           rows={7}
-          value={text}
-          onChange={(event) => onTextChange(event.target.value)}
+          {...field}
           placeholder={'081234567890\n6281234567891\n+6281234567892'}
           className="font-mono"
           required
@@ -57,7 +47,7 @@ export function BlastNumbersField(props: BlastNumbersFieldProps) {
           disabled={disabled}
         />
       </Field>
-      <NumbersNotes analysis={analysis} onDropInvalid={dropInvalid} disabled={disabled} />
+      <NumbersNotes analysis={analysis} onDropInvalid={onDropInvalid} disabled={disabled} />
       <NumbersFigures analysis={analysis} points={points} />
       <SpokenSummary sentence={numbersSentence(analysis, points)} />
     </div>

@@ -4,15 +4,8 @@ import { useRef, useState } from 'react';
 import { toastError, toastSuccess } from '#client/components/ui/toast.ts';
 import { errorMessage } from '#client/lib/api-client.ts';
 import { newIdempotencyKey } from '#client/lib/idempotency-key.ts';
+import type { BlastToSend } from './blast-form-rules.ts';
 import { uploadBlastImage, useCreateBlast } from './client-api.ts';
-
-export interface BlastToSend {
-  message: string;
-  /** Normalised valid numbers, each once. */
-  numbers: string[];
-  /** Sent only when images are allowed. */
-  image: File | null;
-}
 
 export function useSendBlast() {
   const createBlast = useCreateBlast();

@@ -1,7 +1,8 @@
 // Form Blast (/blast-form): the tiles, then the form: numbers, message and optional image, checked
 // in SPEC section 5's order on submit (the wrong field says why and takes focus), then sent.
 import { Coins, Send, Target, Wallet } from 'lucide-react';
-import { useMemo, useState, type FormEvent } from 'react';
+import { useMemo, type FormEvent } from 'react';
+import { useForm, useWatch, type FieldErrors, type UseFormRegisterReturn } from 'react-hook-form';
 import { useNavigate } from 'react-router';
 import { MAX_MESSAGE_LENGTH } from '#common/blast-rules.ts';
 import {
@@ -9,6 +10,7 @@ import {
   MAX_NUMBERS_PER_BLAST,
   POINTS_PER_NUMBER,
   splitNumbers,
+  withoutInvalidNumbers,
 } from '#common/phone.ts';
 import { Button } from '#client/components/ui/button.tsx';
 import { Card, CardContent, CardHeader, CardTitle } from '#client/components/ui/card.tsx';
@@ -18,27 +20,27 @@ import { PageHeader } from '#client/components/ui/page-header.tsx';
 import { toast } from '#client/components/ui/toast.ts';
 import { useMe } from '#client/features/auth/api.ts';
 import {
-  blastProblem,
-  type BlastField,
-  type BlastProblem,
+  blastResolver,
+  problemTitle,
+  type BlastFormContext,
+  type BlastFormValues,
+  type BlastToSend,
 } from '#client/features/blasts/blast-form-rules.ts';
 import { BlastImageField } from '#client/features/blasts/blast-image-field.tsx';
-import {
-  BLAST_NUMBERS_ID,
-  BlastNumbersField,
-} from '#client/features/blasts/blast-numbers-field.tsx';
+import { BlastNumbersField } from '#client/features/blasts/blast-numbers-field.tsx';
 import { useSendBlast } from '#client/features/blasts/use-send-blast.tsx';
 import { usePublicSettings } from '#client/features/settings/client-api.ts';
 import { formatNumber } from '#client/lib/format.ts';
 import { useSession } from '#client/lib/session.ts';
 
 const MESSAGE_ID = 'blast-message';
-const FIELD_IDS: Record<BlastField, string> = { message: MESSAGE_ID, numbers: BLAST_NUMBERS_ID };
+const EMPTY: BlastFormValues = { numbers: '', message: '', image: null };
 
-/** A failed check: its field takes the focus, and a toast says it too. */
-function showProblem(found: BlastProblem) {
-  document.getElementById(FIELD_IDS[found.field])?.focus();
-  toast({ variant: 'destructive', title: found.title ?? 'Error', description: found.text });
+/** A failed check is said under its field (which takes the focus) and in a toast. */
+function showProblem(errors: FieldErrors<BlastFormValues>) {
+  const error = errors.message ?? errors.numbers;
+  if (!error) return;
+  toast({ variant: 'destructive', title: problemTitle(error.type), description: error.message });
 }
 
 function SendButton({ sending }: { sending: boolean }) {
@@ -50,46 +52,54 @@ function SendButton({ sending }: { sending: boolean }) {
   );
 }
 
+/**
+ * The form, checked on submit by SPEC's rules in order (`blastResolver`); a failed check stays
+ * under its field until that field changes, and nothing is checked again before the next submit.
+ */
+function useBlastForm(context: BlastFormContext) {
+  const form = useForm<BlastFormValues, BlastFormContext, BlastToSend>({
+    resolver: blastResolver,
+    context,
+    defaultValues: EMPTY,
+    reValidateMode: 'onSubmit',
+  });
+  const [numbers, message, image] = useWatch({
+    control: form.control,
+    name: ['numbers', 'message', 'image'],
+  });
+  const analysis = useMemo(() => analyzeNumbers(splitNumbers(numbers)), [numbers]);
+  const field = <Name extends 'numbers' | 'message'>(name: Name) =>
+    form.register(name, { onChange: () => form.clearErrors(name) });
+  const dropInvalid = () => {
+    form.setValue('numbers', withoutInvalidNumbers(numbers));
+    form.clearErrors('numbers');
+    // The button goes away with the invalid parts: the keyboard goes back to the list.
+    form.setFocus('numbers');
+  };
+  return { form, analysis, message, image, field, dropInvalid };
+}
+
 /** The numbers, the message and the optional image, checked by SPEC's rules before sending. */
-function BlastForm({ points, allowImages }: { points: number; allowImages: boolean }) {
+function BlastForm({ points, allowImages }: BlastFormContext) {
   const navigate = useNavigate();
   const { send, sending, uploading } = useSendBlast();
-  const [numbersText, setNumbersText] = useState('');
-  const [message, setMessage] = useState('');
-  const [image, setImage] = useState<File | null>(null);
-  // The failed check shown under its field until that field changes.
-  const [problem, setProblem] = useState<BlastProblem | null>(null);
+  const { form, analysis, message, image, field, dropInvalid } = useBlastForm({
+    points,
+    allowImages,
+  });
+  const { errors } = form.formState;
 
-  const analysis = useMemo(() => analyzeNumbers(splitNumbers(numbersText)), [numbersText]);
-  const errorOf = (field: BlastField) => (problem?.field === field ? problem.text : undefined);
-  const edit = (field: BlastField, apply: () => void) => {
-    apply();
-    if (problem?.field === field) setProblem(null);
-  };
-
-  const submit = async (event: FormEvent) => {
-    event.preventDefault();
-    if (sending) return;
-    const found = blastProblem({ message, analysis, points });
-    if (found) {
-      setProblem(found);
-      return showProblem(found);
-    }
+  const sendChecked = async (blast: BlastToSend) => {
     // Hasil Blast comes next: its code downloads while the blast is being sent.
     import('./blast-results.tsx').catch(() => undefined);
-    const sent = await send({
-      message,
-      numbers: analysis.unique,
-      image: allowImages ? image : null,
-    });
-    if (!sent) return;
-    setNumbersText('');
-    setMessage('');
-    setImage(null);
+    if (!(await send(blast))) return;
+    form.reset(EMPTY);
     void navigate('/blast-results');
     // The form is gone: the keyboard starts at the new page, as after a page load.
     document.getElementById('main')?.focus({ preventScroll: true });
   };
+  const submit = (event: FormEvent<HTMLFormElement>) =>
+    sending ? event.preventDefault() : form.handleSubmit(sendChecked, showProblem)(event);
 
   return (
     <Card>
@@ -104,23 +114,23 @@ function BlastForm({ points, allowImages }: { points: number; allowImages: boole
           aria-label="Form blast"
         >
           <BlastNumbersField
-            text={numbersText}
-            onTextChange={(text) => edit('numbers', () => setNumbersText(text))}
+            field={field('numbers')}
             analysis={analysis}
+            onDropInvalid={dropInvalid}
             points={points}
-            error={errorOf('numbers')}
+            error={errors.numbers?.message}
             disabled={sending}
           />
           <MessageField
-            value={message}
-            onChange={(text) => edit('message', () => setMessage(text))}
-            error={errorOf('message')}
+            field={field('message')}
+            length={message.length}
+            error={errors.message?.message}
             disabled={sending}
           />
           {allowImages && (
             <BlastImageField
               image={image}
-              onImageChange={setImage}
+              onImageChange={(chosen) => form.setValue('image', chosen)}
               uploading={uploading}
               disabled={sending}
             />
@@ -158,13 +168,13 @@ export default function BlastFormPage() {
 }
 
 function MessageField({
-  value,
-  onChange,
+  field,
+  length,
   error,
   disabled,
 }: {
-  value: string;
-  onChange: (text: string) => void;
+  field: UseFormRegisterReturn<'message'>;
+  length: number;
   error?: string;
   disabled: boolean;
 }) {
@@ -174,9 +184,8 @@ function MessageField({
       <Textarea
         id={MESSAGE_ID}
         rows={6}
-        value={value}
+        {...field}
         maxLength={MAX_MESSAGE_LENGTH}
-        onChange={(event) => onChange(event.target.value)}
         placeholder="Tulis pesan yang akan dikirim ke semua nomor..."
         required
         aria-invalid={error ? true : undefined}
@@ -184,7 +193,7 @@ function MessageField({
         disabled={disabled}
       />
       <p id={counterId} className="text-right text-xs text-muted-foreground">
-        {formatNumber(value.length)}/{formatNumber(MAX_MESSAGE_LENGTH)} karakter
+        {formatNumber(length)}/{formatNumber(MAX_MESSAGE_LENGTH)} karakter
       </p>
     </Field>
   );
