@@ -33,6 +33,16 @@ export function inJsonArray(engine: Engine, column: string, json: string): RawBu
     : sql<boolean>`${sql.ref(column)} in (select value from json_each(${json}))`;
 }
 
+/**
+ * The texts of `values` as rows (idx, value), idx counting from 0 in list order: a list inserted
+ * by one short statement with one parameter, rather than a statement with a placeholder per item.
+ */
+export function listRows(engine: Engine, values: readonly string[]): RawBuilder<unknown> {
+  return engine === 'postgres'
+    ? sql`(select (n - 1)::int as idx, value from unnest(${values}::text[]) with ordinality as t(value, n)) as list`
+    : sql`(select key as idx, value from json_each(${JSON.stringify(values)})) as list`;
+}
+
 /** `value`'s texts of each group joined by commas in `orderBy` order, as one text. */
 export function orderedList(
   engine: Engine,

@@ -16,7 +16,7 @@ import {
 import type { PageQuery } from '#common/pagination.ts';
 import { formatNumber } from '#common/format.ts';
 import { analyzeNumbers } from '#common/phone.ts';
-import { now, orderedList, type Db, type DbHandle } from '#server/db/connection.ts';
+import { listRows, now, orderedList, type Db, type DbHandle } from '#server/db/connection.ts';
 import { pageWindow, windowIds, type PageWindow } from '#server/db/pages.ts';
 import type { BlastsTable } from '#server/db/schema.ts';
 import { countRow, readCounts } from '#server/db/summary-counts.ts';
@@ -281,10 +281,12 @@ export async function createBlast(
     );
     await tx.db.insertInto('blasts').values(row).execute();
     await countRow(tx, userId, 'blasts', null, 'pending');
-    // One insert of at most MAX_NUMBERS_PER_BLAST rows: 2,000 parameters, within both engines'.
     await tx.db
       .insertInto('blast_numbers')
-      .values(numbers.map((number, idx) => ({ blast_id: row.id, idx, number, status: PENDING })))
+      .columns(['blast_id', 'idx', 'number', 'status'])
+      .expression(
+        sql`select ${row.id}, idx, value, ${PENDING} from ${listRows(tx.engine, numbers)}`,
+      )
       .execute();
     return blast;
   });
