@@ -4,7 +4,8 @@ import crypto from 'node:crypto';
 import { hash, verify } from '@node-rs/argon2';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { createSigner, createVerifier } from 'fast-jwt';
-import type { Db, DbHandle } from '#server/db/connection.ts';
+import DataLoader from 'dataloader';
+import { inJsonArray, type Db, type DbHandle } from '#server/db/connection.ts';
 import type { UsersTable } from '#server/db/schema.ts';
 import { normalizeIP } from '@fastify/rate-limit';
 import { HttpError } from './errors.ts';
@@ -116,6 +117,7 @@ export function createTokens(database: DbHandle, key: Uint8Array, ttlSeconds: nu
   const secret = Buffer.from(key);
   const signToken = createSigner({ key: secret, algorithm: 'HS256', expiresIn: ttlSeconds * 1000 });
   const verifyToken = createVerifier({ key: secret, algorithms: ['HS256'], cache: true });
+  const checks = tokenChecks(database);
   const claims = (authorization: string): TokenClaims | null => {
     const token = BEARER.exec(authorization)?.[1];
     if (!token || !HS256_TOKEN.test(token)) return null;
@@ -138,11 +140,7 @@ export function createTokens(database: DbHandle, key: Uint8Array, ttlSeconds: nu
       const payload = authorization ? claims(authorization) : null;
       if (!payload) return null;
       const jti = typeof payload.jti === 'string' ? payload.jti : null;
-      const found: CheckedUser | undefined = await userWithRevocation(
-        database,
-        payload.sub,
-        jti,
-      ).executeTakeFirst();
+      const found = await checks.load({ id: payload.sub, jti });
       if (!found) return null;
       const { revoked, ...user } = found;
       if (revoked || !user.is_active || user.token_version !== payload.ver) return null;
@@ -169,24 +167,45 @@ export function createTokens(database: DbHandle, key: Uint8Array, ttlSeconds: nu
 }
 
 /** A user as the token check reads it: `revoked` when the token was signed out. */
-type CheckedUser = AuthUser & { revoked: unknown };
+type CheckedUser = AuthUser & { revoked: boolean };
+interface TokenRef {
+  id: string;
+  jti: string | null;
+}
 
-/** A user by id, with whether the token id (if the token has one) was signed out. */
-const userWithRevocation = ({ db }: DbHandle, id: string, jti: string | null) =>
-  db
-    .selectFrom('users')
-    .select(AUTH_COLUMNS)
-    .select((eb) =>
-      eb
-        .exists(
-          eb
-            .selectFrom('revoked_tokens')
-            .select('revoked_tokens.jti')
-            .where('revoked_tokens.jti', '=', jti ?? ''),
-        )
-        .as('revoked'),
-    )
-    .where('users.id', '=', id);
+/**
+ * The users and signed-out tokens of the requests that arrive together, read by one query each
+ * (DataLoader batches the loads of one tick and caches nothing): every request still sees the
+ * state of the moment it arrived (docs/decisions/161).
+ */
+function tokenChecks({ db, engine }: DbHandle) {
+  return new DataLoader<TokenRef, CheckedUser | undefined, string>(
+    async (refs) => {
+      const ids = JSON.stringify([...new Set(refs.map((ref) => ref.id))]);
+      const jtis = JSON.stringify(refs.flatMap((ref) => (ref.jti ? [ref.jti] : [])));
+      const [users, revoked] = await Promise.all([
+        db
+          .selectFrom('users')
+          .select(AUTH_COLUMNS)
+          .where(inJsonArray(engine, 'id', ids))
+          .execute(),
+        db
+          .selectFrom('revoked_tokens')
+          .select('jti')
+          .where(inJsonArray(engine, 'jti', jtis))
+          .execute(),
+      ]);
+      const byId = new Map(users.map((user) => [user.id, user]));
+      const signedOut = new Set(revoked.map((row) => row.jti));
+      return refs.map(({ id, jti }) => {
+        const user = byId.get(id);
+        return user && { ...user, revoked: jti !== null && signedOut.has(jti) };
+      });
+    },
+    // After the sockets that were ready together are read, not after each one.
+    { cache: false, batchScheduleFn: (load) => setImmediate(load) },
+  );
+}
 
 /** Signed-out tokens past their expiry: they would be refused anyway, so their rows can go. */
 export async function purgeRevokedTokens({ db }: DbHandle): Promise<void> {
