@@ -3,7 +3,12 @@
 import { ImageOff, ImagePlus, LoaderCircle, Trash2 } from 'lucide-react';
 import { useState } from 'react';
 import { formatMegabytes } from '#common/format.ts';
-import { IMAGE_SIZE_MESSAGE, IMAGE_TYPE_MESSAGE, MAX_IMAGE_BYTES } from '#common/upload-rules.ts';
+import {
+  IMAGE_MIME_TYPES,
+  IMAGE_SIZE_MESSAGE,
+  IMAGE_TYPE_MESSAGE,
+  MAX_IMAGE_BYTES,
+} from '#common/upload-rules.ts';
 import { Button } from '#client/components/ui/button.tsx';
 import { toastError } from '#client/components/ui/toast.ts';
 import { useDataUrl } from '#client/components/ui/use-data-url.ts';
@@ -15,8 +20,8 @@ const ERROR_ID = 'blast-image-error';
 
 /** Why a chosen file cannot go with the blast, or null when it can. */
 function imageRefusal(file: File): string | null {
-  // accept="image/*" is only a hint to the file picker.
-  if (!file.type.startsWith('image/')) return IMAGE_TYPE_MESSAGE;
+  // accept="image/*" is only a hint to the file picker; the server takes PNG, JPG and GIF only.
+  if (!(IMAGE_MIME_TYPES as readonly string[]).includes(file.type)) return IMAGE_TYPE_MESSAGE;
   if (file.size > MAX_IMAGE_BYTES) return IMAGE_SIZE_MESSAGE;
   return null;
 }
