@@ -13,7 +13,7 @@ import { openSqlite } from '#server/db/sqlite.ts';
 import { checkLedger } from '#server/db/ledger-check.ts';
 import { migrate } from '#server/db/migrate.ts';
 import { fillSummaryCounts } from '#server/db/summary-counts.ts';
-import { hashPassword } from '#server/plugins/auth.ts';
+import { hashPassword } from '#server/modules/auth/passwords.ts';
 import { ensureAdmin } from '#server/modules/users/users.service.ts';
 
 /** Changes whenever the generated data changes shape, so cached files are made again. */

@@ -10,7 +10,8 @@ import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import type { Config } from './config.ts';
 import type { DbHandle } from './db/connection.ts';
 import type { FileStore } from './modules/uploads/file-store.ts';
-import type { LoginLimiter, Tokens } from './plugins/auth.ts';
+import type { LoginLimiter } from './modules/auth/login-limiter.ts';
+import type { Tokens } from './plugins/auth.ts';
 
 export interface AppContext {
   config: Config;

@@ -25,13 +25,8 @@ import { purgeUnusedUploads, sweepOrphanFiles } from './modules/uploads/uploads.
 import { ensureAdmin } from './modules/users/users.service.ts';
 import { usersRoutes } from './modules/users/users.routes.ts';
 import { loggerOptions, registerAccessLog } from './plugins/access-log.ts';
-import {
-  createTokens,
-  loadJwtKey,
-  LoginLimiter,
-  purgeRevokedTokens,
-  registerAuth,
-} from './plugins/auth.ts';
+import { LoginLimiter } from './modules/auth/login-limiter.ts';
+import { createTokens, loadJwtKey, purgeRevokedTokens, registerAuth } from './plugins/auth.ts';
 import { clientErrors, frameworkErrors, registerErrorHandling } from './plugins/errors.ts';
 import { registerInFlight } from './plugins/in-flight.ts';
 import { registerOpenApi } from './plugins/openapi.ts';

@@ -1,6 +1,6 @@
 // Reads the process environment once; everything else takes a Config.
 import path from 'node:path';
-import type { LoginLimits } from './plugins/auth.ts';
+import type { LoginLimits } from './modules/auth/login-limiter.ts';
 
 export interface Config {
   port: number;

@@ -5,7 +5,8 @@ import http from 'node:http';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '#server/config.ts';
-import { LoginLimiter, passwordHashes } from '#server/plugins/auth.ts';
+import { LoginLimiter } from '#server/modules/auth/login-limiter.ts';
+import { passwordHashes } from '#server/modules/auth/passwords.ts';
 import { startServer, type ApiAnswer, type TestServer } from './helpers.ts';
 
 // Long enough for a burst of failures to land in one window on a busy machine.

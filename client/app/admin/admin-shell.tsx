@@ -3,7 +3,8 @@ import { Outlet, useLocation } from 'react-router';
 import { useMe } from '#client/features/auth/api.ts';
 import { useSession } from '#client/lib/session.ts';
 import { ADMIN_ROUTES, titleFor } from '#client/app/routes.ts';
-import { Avatar, Brand, ShellLayout, SidebarAccount } from '#client/app/shell/shell-layout.tsx';
+import { Brand, ShellLayout, SidebarAccount } from '#client/app/shell/shell-layout.tsx';
+import { Avatar } from '#client/components/ui/avatar.tsx';
 import { useSignOut } from '#client/app/shell/use-sign-out.ts';
 
 export default function AdminShell() {

@@ -10,7 +10,8 @@ import { REFRESH_MS } from '#client/lib/query-client.ts';
 import { useSession } from '#client/lib/session.ts';
 import { applyTheme, useTheme } from '#client/lib/theme.ts';
 import { CLIENT_ROUTES, titleFor } from '#client/app/routes.ts';
-import { Avatar, Brand, ShellLayout, SidebarAccount } from '#client/app/shell/shell-layout.tsx';
+import { Brand, ShellLayout, SidebarAccount } from '#client/app/shell/shell-layout.tsx';
+import { Avatar } from '#client/components/ui/avatar.tsx';
 import { useSignOut } from '#client/app/shell/use-sign-out.ts';
 
 /**

@@ -261,5 +261,4 @@ export function SidebarAccount({
   );
 }
 
-export { Avatar } from '#client/components/ui/avatar.tsx';
 export { Brand } from './brand.tsx';

@@ -1,12 +1,9 @@
 // Sign-in and the own password change: the password checks, throttled before any hashing.
 import type { UsersTable } from '#server/db/schema.ts';
 import type { DbHandle } from '#server/db/connection.ts';
-import {
-  hashPassword,
-  verifyPassword,
-  type AuthUser,
-  type LoginLimiter,
-} from '#server/plugins/auth.ts';
+import type { AuthUser } from '#server/plugins/auth.ts';
+import type { LoginLimiter } from './login-limiter.ts';
+import { hashPassword, verifyPassword } from './passwords.ts';
 import { HttpError } from '#server/plugins/errors.ts';
 import { changeOwnPassword } from '#server/modules/users/users.service.ts';
 
