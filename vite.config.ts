@@ -1,7 +1,7 @@
 // Builds the browser app from client/ into dist/client, which the server serves.
 import tailwindcss from '@tailwindcss/vite';
 import react from '@vitejs/plugin-react';
-import { defineConfig, type Plugin } from 'vite';
+import { defineConfig } from 'vite';
 
 const modules = (pattern: string) => new RegExp(`[\\\\/]node_modules[\\\\/](${pattern})[\\\\/]`);
 const ZOD = /[\\/]node_modules[\\/]zod[\\/]|[\\/]common[\\/]zod\.ts$/;
@@ -21,31 +21,9 @@ function needsFormCode(id: string, graph: ModuleGraph, seen = new Set<string>())
   );
 }
 
-/**
- * V8's explicit compile hint on every chunk: a chunk is only fetched when its screen runs, so
- * nearly all its functions are called at once. Chrome (136+) then compiles them on a background
- * thread while the file streams in, instead of each on the main thread at its first call.
- * It must be the file's first line, so it goes in after Vite's own preamble.
- */
-function compileHints(): Plugin {
-  return {
-    name: 'sebar:compile-hints',
-    apply: 'build',
-    enforce: 'post',
-    generateBundle: {
-      order: 'post',
-      handler(_options, bundle) {
-        for (const chunk of Object.values(bundle)) {
-          if (chunk.type === 'chunk') chunk.code = `//# allFunctionsCalledOnLoad\n${chunk.code}`;
-        }
-      },
-    },
-  };
-}
-
 export default defineConfig({
   root: 'client',
-  plugins: [react(), tailwindcss(), compileHints()],
+  plugins: [react(), tailwindcss()],
   build: {
     outDir: '../dist/client',
     emptyOutDir: true,

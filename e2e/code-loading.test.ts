@@ -1,7 +1,7 @@
 // How the app's code arrives: a signed-in screen's chunks are asked for together (none waits for
 // another to run), screens without a form get neither zod nor the form library, and a screen's
-// chunk downloads as soon as a link to it is pointed at; every chunk asks V8 to compile it while it
-// downloads; the first screen's data is asked for alongside its code (the route's loader), once.
+// chunk downloads as soon as a link to it is pointed at; the first screen's data is asked for
+// alongside its code (the route's loader), once.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { User } from '#common/auth.ts';
 import { ADMIN_ROUTES, CLIENT_ROUTES, type RouteEntry } from '#client/app/routes.ts';
@@ -135,22 +135,6 @@ describe('a signed-in screen', () => {
       await page.context().close();
     },
   );
-
-  it("sends every script with V8's compile hint on its first line", async () => {
-    const page = await signedIn(ADMIN.email, ADMIN.password);
-    const scripts = new Set<string>();
-    page.on('request', (request) => {
-      if (request.resourceType() === 'script') scripts.add(request.url());
-    });
-    await page.goto(`${e2e.url}/`, { waitUntil: 'networkidle' });
-    await page.goto(`${e2e.url}/pricing`, { waitUntil: 'networkidle' });
-    const firstLines = await Promise.all(
-      [...scripts].map(async (url) => [url, (await (await fetch(url)).text()).split('\n')[0]]),
-    );
-    expect(firstLines.length).toBeGreaterThan(5);
-    expect(firstLines.filter(([, line]) => line !== '//# allFunctionsCalledOnLoad')).toEqual([]);
-    await page.context().close();
-  });
 
   it('downloads the screen a link leads to when the pointer rests on the link', async () => {
     const client = await e2e.server.createClient({ username: 'tunjuk-tautan' });

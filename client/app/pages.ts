@@ -6,6 +6,8 @@ import type { AdminPath, ClientPath } from './routes.ts';
 
 export type PageModule = Promise<{ default: ComponentType }>;
 
+/** The signed-in area: the router, the data layer and the routes of both roles. */
+export const loadSignedInArea = () => import('./signed-in.tsx');
 export const loadAdminShell = (): PageModule => import('./admin/admin-shell.tsx');
 export const loadClientShell = (): PageModule => import('./client-area/client-shell.tsx');
 
@@ -50,10 +52,14 @@ export function preloadPage(role: Role, pathname: string): void {
 }
 
 /**
- * Starts downloading the role's shell and the screen at `pathname` (an unknown one: the
- * dashboard) together, as the signed-in area's own code downloads, instead of after it.
+ * Downloads the signed-in area, the role's shell and the screen at `pathname` (an unknown one:
+ * the dashboard) together, in one wave; the area's router starts (and its loaders ask for the
+ * screen's data) as soon as the area's own code is there.
  */
-export function preloadSignedIn(role: Role, pathname: string): void {
-  (role === 'super_admin' ? loadAdminShell : loadClientShell)().catch(ignoreFailure);
-  (pageAt(role, pathname) ?? pageAt(role, '/')!)().catch(ignoreFailure);
+export function loadSignedIn(role: Role, pathname: string): Promise<unknown> {
+  return Promise.all([
+    loadSignedInArea().then((area) => area.routerFor(role)),
+    (role === 'super_admin' ? loadAdminShell : loadClientShell)(),
+    (pageAt(role, pathname) ?? pageAt(role, '/')!)(),
+  ]);
 }

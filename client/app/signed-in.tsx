@@ -113,7 +113,11 @@ const ROUTES: Record<'admin' | 'client', () => RouteObject[]> = {
 /** The router of the signed-in session: made for its role, ended when the session ends. */
 let current: { role: Role; router: ReturnType<typeof createBrowserRouter> } | undefined;
 
-function routerFor(role: Role) {
+/**
+ * Makes the session's router as soon as this code is there (main.tsx, before the first render):
+ * its loaders ask for the first screen's data while the shell's and the screen's code download.
+ */
+export function routerFor(role: Role) {
   if (current?.role !== role) {
     current?.router.dispose();
     const routes = ROUTES[role === 'super_admin' ? 'admin' : 'client']();
