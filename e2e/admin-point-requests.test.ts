@@ -74,8 +74,26 @@ describe('Form Poin', () => {
     expect(await rows().nth(1).textContent()).toContain('Tidak ada');
     await shot(page, 'admin-point-requests-desktop');
 
+    // While page 2 loads, page 1 stays on screen, and its footer with it.
+    let release = () => {};
+    const held = new Promise<void>((resolve) => (release = resolve));
+    let asked = () => {};
+    const asking = new Promise<void>((resolve) => (asked = resolve));
+    const pageTwo = '**/api/admin/point-requests?page=2*';
+    await page.route(pageTwo, async (route) => {
+      asked();
+      await held;
+      await route.continue();
+    });
     await page.getByRole('button', { name: 'Halaman berikutnya' }).click();
+    await asking;
+    expect(await page.getByRole('status').filter({ hasText: 'Menampilkan' }).textContent()).toBe(
+      'Menampilkan 1 sampai 15 dari 16 hasil',
+    );
+    expect(await rows().count()).toBe(15);
+    release();
     await page.getByText('Menampilkan 16 sampai 16 dari 16 hasil').waitFor();
+    await page.unroute(pageTwo);
     expect(await rows().count()).toBe(1);
     expect(await rows().first().textContent()).toContain('1 poin');
     await page.getByRole('button', { name: 'Halaman 1' }).click();

@@ -4,7 +4,7 @@ import { DataTable } from './data-table.tsx';
 import { Pagination } from './pagination.tsx';
 
 export interface PageQuery<Row> {
-  data?: { items: Row[]; total: number };
+  data?: { items: Row[]; total: number; page: number };
   isPending: boolean;
   isError: boolean;
   refetch: () => unknown;
@@ -22,7 +22,11 @@ export interface PagedTableProps<Row> extends Omit<
   showLoadError?: boolean;
 }
 
-/** A failed refresh keeps the rows on screen (the load toast says it); only a first failure shows. */
+/**
+ * A failed refresh keeps the rows on screen (the load toast says it); only a first failure shows.
+ * The pager describes the rows on screen: while the next page loads, the previous one stays, and
+ * so does its footer.
+ */
 export function PagedTable<Row>({
   query,
   page,
@@ -41,7 +45,7 @@ export function PagedTable<Row>({
         onRetry={() => void query.refetch()}
       />
       <Pagination
-        page={page}
+        page={query.data?.page ?? page}
         total={query.data?.total ?? 0}
         pageSize={pageSize}
         onPageChange={onPageChange}
