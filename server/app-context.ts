@@ -11,6 +11,7 @@ import type { Config } from './config.ts';
 import type { DbHandle } from './db/connection.ts';
 import type { FileStore } from './modules/uploads/file-store.ts';
 import type { LoginLimiter } from './modules/auth/login-limiter.ts';
+import type { SecretBox } from './modules/delivery/secret-box.ts';
 import type { Tokens } from './plugins/auth.ts';
 
 export interface AppContext {
@@ -23,6 +24,8 @@ export interface AppContext {
   uploadsDir: string;
   /** Where uploaded files are kept (the disk under uploadsDir). */
   files: FileStore;
+  /** Seals and opens the delivery secrets kept in the database. */
+  secrets: SecretBox;
 }
 
 export type App = FastifyInstance<

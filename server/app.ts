@@ -14,6 +14,8 @@ import { blastsRoutes } from './modules/blasts/blasts.routes.ts';
 import { purgeIdempotencyKeys } from './modules/blasts/blasts.service.ts';
 import { contactsRoutes } from './modules/contacts/contacts.routes.ts';
 import { dashboardRoutes } from './modules/dashboard/dashboard.routes.ts';
+import { deliveryRoutes } from './modules/delivery/delivery.routes.ts';
+import { loadSecretBox } from './modules/delivery/secret-box.ts';
 import { healthRoutes } from './modules/health/health.routes.ts';
 import { notesRoutes } from './modules/notes/notes.routes.ts';
 import { pointsRoutes } from './modules/points/points.routes.ts';
@@ -45,6 +47,7 @@ export const MODULES = [
   blastsRoutes,
   uploadsRoutes,
   dashboardRoutes,
+  deliveryRoutes,
   healthRoutes,
 ];
 
@@ -129,6 +132,7 @@ async function prepareContext(app: App, config: Config, database: DbHandle): Pro
     loginLimiter: new LoginLimiter(config.login),
     uploadsDir,
     files: diskStore(uploadsDir),
+    secrets: await loadSecretBox(database.db, config.secretKey),
   };
 }
 

@@ -13,6 +13,8 @@ export interface Config {
   adminEmail: string | null;
   adminPassword: string | null;
   jwtSecret: string | null;
+  /** Seals the delivery secrets at rest; a key kept in the database when unset. */
+  secretKey: string | null;
   tokenTtlSeconds: number;
   login: LoginLimits;
   /**
@@ -42,6 +44,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     adminEmail: env.SEBAR_ADMIN_EMAIL || null,
     adminPassword: env.SEBAR_ADMIN_PASSWORD || null,
     jwtSecret: env.SEBAR_JWT_SECRET || null,
+    secretKey: env.SEBAR_SECRET_KEY || null,
     tokenTtlSeconds: num('SEBAR_TOKEN_TTL_SECONDS', 12 * 60 * 60),
     login: {
       windowMs: num('SEBAR_LOGIN_WINDOW_MS', 15 * 60 * 1000),

@@ -16,6 +16,7 @@ export const ADMIN_PAGES: Record<AdminPath, () => PageModule> = {
   '/contacts': () => import('./admin/pages/contacts.tsx'),
   '/notes': () => import('./admin/pages/notes.tsx'),
   '/settings': () => import('./admin/pages/settings.tsx'),
+  '/delivery': () => import('./admin/pages/delivery.tsx'),
   '/pricing': () => import('./admin/pages/pricing.tsx'),
   '/point-requests': () => import('./admin/pages/point-requests.tsx'),
   '/blast-results': () => import('./admin/pages/blast-results.tsx'),

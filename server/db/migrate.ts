@@ -8,6 +8,7 @@ import * as bigintBalances from './migrations/007-bigint-balances.ts';
 import * as uniqueUsernames from './migrations/008-unique-usernames.ts';
 import * as revokedTokens from './migrations/009-revoked-tokens.ts';
 import * as summaryCounts from './migrations/010-summary-counts.ts';
+import * as delivery from './migrations/011-delivery.ts';
 
 /** A migration gets its engine for the few changes only one of them needs. */
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
@@ -22,6 +23,7 @@ export const MIGRATIONS: [string, Migration][] = [
   // 002-005 made six counter tables, which 010 replaces by one; a database that applied them
   // keeps their records, a new one never makes them.
   ['010-summary-counts', summaryCounts],
+  ['011-delivery', delivery],
 ];
 
 /** Applies `migrations` (all of them unless a test asks for the first few). */

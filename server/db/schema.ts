@@ -157,6 +157,45 @@ export interface RevokedTokensTable {
   expires_at: number;
 }
 
+/** How blasts are delivered (migration 011): one row, id 1; absent means manual. */
+export interface DeliverySettingsTable {
+  id: number;
+  mode: 'manual' | 'cloud_api';
+  graph_url: string;
+  api_version: string;
+  phone_number_id: string;
+  business_account_id: string;
+  /** Sealed (modules/delivery/secret-box.ts); null: not set. */
+  access_token: string | null;
+  app_secret: string | null;
+  verify_token: string | null;
+  messages_per_second: number;
+  daily_recipient_limit: number | null;
+  updated_at: string;
+}
+
+/** The business account's message templates as last synced (migration 011). */
+export interface WhatsappTemplatesTable {
+  id: string;
+  name: string;
+  language: string;
+  status: string;
+  category: string;
+  /** Meta's components, JSON. */
+  components: string;
+  enabled: number;
+  synced_at: string;
+}
+
+/** Signed webhook deliveries as they came in, kept before they are answered (migration 011). */
+export interface WebhookEventsTable {
+  id: string;
+  body_sha256: string;
+  body: string;
+  received_at: string;
+  processed_at: string | null;
+}
+
 export interface MigrationsTable {
   name: string;
   applied_at: string;
@@ -178,5 +217,8 @@ export interface Database {
   app_secrets: AppSecretsTable;
   revoked_tokens: RevokedTokensTable;
   summary_counts: SummaryCountsTable;
+  delivery_settings: DeliverySettingsTable;
+  whatsapp_templates: WhatsappTemplatesTable;
+  webhook_events: WebhookEventsTable;
   sebar_migrations: MigrationsTable;
 }

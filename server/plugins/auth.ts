@@ -4,6 +4,7 @@ import crypto from 'node:crypto';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { createSigner, createVerifier } from 'fast-jwt';
 import DataLoader from 'dataloader';
+import { keptKey } from '#server/db/app-secrets.ts';
 import { inJsonArray, type Db, type DbHandle } from '#server/db/connection.ts';
 import type { UsersTable } from '#server/db/schema.ts';
 import { HttpError } from './errors.ts';
@@ -43,17 +44,7 @@ export const FORBIDDEN = 'Anda tidak memiliki akses ke halaman ini';
 /** The signing key: configured, or made once and kept in the database so restarts keep sessions. */
 export async function loadJwtKey(db: Db, configured: string | null): Promise<Uint8Array> {
   if (configured) return new TextEncoder().encode(configured);
-  await db
-    .insertInto('app_secrets')
-    .values({ name: 'jwt', value: crypto.randomBytes(32).toString('base64') })
-    .onConflict((oc) => oc.column('name').doNothing())
-    .execute();
-  const row = await db
-    .selectFrom('app_secrets')
-    .select('value')
-    .where('name', '=', 'jwt')
-    .executeTakeFirstOrThrow();
-  return Buffer.from(row.value, 'base64');
+  return keptKey(db, 'jwt');
 }
 
 /** A checked token: its user (read fresh) and what the token itself says. */

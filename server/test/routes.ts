@@ -204,6 +204,8 @@ export function exampleBody(
           allow_images: true,
         },
       };
+    case 'PUT /api/admin/delivery':
+      return { body: { mode: 'manual', cloud_api: { messages_per_second: 30 } } };
     case 'POST /api/admin/pricing':
       return {
         body: { tier_name: 'Besar', min_points: 5000, max_points: 9000, price_per_point: 80 },

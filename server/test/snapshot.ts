@@ -22,6 +22,9 @@ const TABLES: { [T in keyof Database]: (keyof Database[T] & string)[] } = {
   sebar_migrations: ['name'],
   revoked_tokens: ['jti'],
   summary_counts: ['user_id', 'counter', 'kind'],
+  delivery_settings: ['id'],
+  whatsapp_templates: ['id'],
+  webhook_events: ['id'],
 };
 
 export interface Snapshot {

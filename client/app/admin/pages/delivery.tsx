@@ -1,0 +1,179 @@
+// Pengiriman (/delivery): how blasts are delivered (by hand, or through the WhatsApp Cloud API),
+// the Cloud API's settings and 'Tes Koneksi'.
+import { zodResolver } from '@hookform/resolvers/zod';
+import { PlugZap, Save, Send } from 'lucide-react';
+import type { FormEvent } from 'react';
+import { useForm, type UseFormRegister } from 'react-hook-form';
+import type { ConnectionCheck, DeliverySettings } from '#common/delivery.ts';
+import { Alert } from '#client/components/ui/alert.tsx';
+import { Button } from '#client/components/ui/button.tsx';
+import {
+  Card,
+  CardContent,
+  CardDescription,
+  CardHeader,
+  CardTitle,
+} from '#client/components/ui/card.tsx';
+import { PageHeader } from '#client/components/ui/page-header.tsx';
+import { PageSpinner } from '#client/components/ui/spinner.tsx';
+import { toastError, toastSuccess } from '#client/components/ui/toast.ts';
+import {
+  useAdminDelivery,
+  useSaveDelivery,
+  useTestConnection,
+} from '#client/features/delivery/admin-api.ts';
+import { CloudApiCard } from '#client/features/delivery/cloud-api-card.tsx';
+import {
+  DeliveryFormSchema,
+  deliveryFormValues,
+  type DeliveryForm,
+} from '#client/features/delivery/delivery-form.ts';
+import { failureText } from '#client/lib/api-client.ts';
+import { useLoadErrorToast } from '#client/app/admin/feedback.ts';
+
+const MODES = [
+  {
+    value: 'manual',
+    label: 'Manual',
+    description: 'Admin mengirim blast sendiri di luar Sebar, lalu mengisi hasilnya.',
+  },
+  {
+    value: 'cloud_api',
+    label: 'WhatsApp Cloud API',
+    description:
+      'Sebar mengirim blast sendiri dengan template resmi dan mencatat hasil tiap nomor.',
+  },
+] as const;
+
+function ModeCard({ register }: { register: UseFormRegister<DeliveryForm> }) {
+  return (
+    <Card>
+      <CardHeader>
+        <CardTitle className="flex items-center gap-2">
+          <Send aria-hidden className="size-5 text-primary" />
+          Mode Pengiriman
+        </CardTitle>
+        <CardDescription>Mode berlaku untuk blast baru.</CardDescription>
+      </CardHeader>
+      <CardContent>
+        <fieldset className="grid gap-3">
+          <legend className="sr-only">Mode Pengiriman</legend>
+          {MODES.map(({ value, label, description }) => (
+            <label
+              key={value}
+              className="flex cursor-pointer items-start gap-3 rounded-lg border p-4 has-[:checked]:border-primary has-[:checked]:bg-primary-soft"
+            >
+              <input
+                type="radio"
+                value={value}
+                className="mt-1 size-4 accent-primary"
+                {...register('mode')}
+              />
+              <span className="grid gap-1">
+                <span className="font-medium">{label}</span>
+                <span className="text-sm text-muted-foreground">{description}</span>
+              </span>
+            </label>
+          ))}
+        </fieldset>
+      </CardContent>
+    </Card>
+  );
+}
+
+function ConnectionResult({ check }: { check: ConnectionCheck }) {
+  return (
+    <Alert variant={check.ok ? 'success' : 'destructive'} data-connection-check="">
+      {check.message}
+    </Alert>
+  );
+}
+
+function DeliveryFormView({ settings }: { settings: DeliverySettings }) {
+  const save = useSaveDelivery();
+  const test = useTestConnection();
+  const form = useForm({
+    resolver: zodResolver(DeliveryFormSchema),
+    defaultValues: deliveryFormValues(settings),
+  });
+  const dirty = form.formState.isDirty;
+
+  const submit = form.handleSubmit(async (values) => {
+    try {
+      const saved = await save.mutateAsync(values);
+      form.reset(deliveryFormValues(saved));
+      test.reset();
+      toastSuccess('Pengaturan pengiriman berhasil disimpan');
+    } catch (error) {
+      toastError(failureText(error, 'Gagal menyimpan pengaturan pengiriman'));
+    }
+  });
+  const onSubmit = (event: FormEvent<HTMLFormElement>) => submit(event);
+  const runTest = async () => {
+    try {
+      await test.mutateAsync();
+    } catch (error) {
+      toastError(failureText(error, 'Gagal menguji koneksi'));
+    }
+  };
+
+  return (
+    <form onSubmit={onSubmit} noValidate aria-label="Pengaturan pengiriman" className="grid gap-6">
+      <ModeCard register={form.register} />
+      <CloudApiCard
+        register={form.register}
+        errors={form.formState.errors}
+        saved={settings.cloud_api}
+      />
+      {test.data && <ConnectionResult check={test.data} />}
+      <div className="flex flex-col-reverse items-stretch gap-3 sm:flex-row sm:items-center sm:justify-end">
+        {dirty && (
+          <p className="text-sm text-muted-foreground">
+            Simpan perubahan dulu sebelum menguji koneksi.
+          </p>
+        )}
+        <Button
+          type="button"
+          variant="outline"
+          size="lg"
+          disabled={dirty}
+          loading={test.isPending}
+          onClick={() => void runTest()}
+        >
+          {!test.isPending && <PlugZap aria-hidden />}
+          {test.isPending ? 'Menguji...' : 'Tes Koneksi'}
+        </Button>
+        <Button type="submit" size="lg" loading={save.isPending}>
+          {!save.isPending && <Save aria-hidden />}
+          {save.isPending ? 'Menyimpan...' : 'Simpan Pengaturan'}
+        </Button>
+      </div>
+    </form>
+  );
+}
+
+export default function AdminDeliveryPage() {
+  const delivery = useAdminDelivery();
+  useLoadErrorToast(delivery, 'Gagal memuat pengaturan pengiriman');
+
+  return (
+    <div className="max-w-3xl">
+      <PageHeader
+        title="Pengiriman"
+        description="Atur cara blast dikirim: manual oleh admin atau otomatis melalui WhatsApp Cloud API."
+      />
+      {delivery.isPending ? (
+        <PageSpinner label="Memuat pengaturan pengiriman..." />
+      ) : delivery.isError ? (
+        <div className="grid justify-items-start gap-3">
+          <Alert variant="destructive">Gagal memuat pengaturan pengiriman</Alert>
+          <Button variant="outline" size="sm" onClick={() => void delivery.refetch()}>
+            Coba lagi
+          </Button>
+        </div>
+      ) : (
+        <DeliveryFormView settings={delivery.data} />
+      )}
+    </div>
+  );
+}

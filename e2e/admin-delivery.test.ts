@@ -1,0 +1,117 @@
+// Pengiriman in Chromium: the mode, the Cloud API settings with write-only secrets, field
+// messages, and what 'Tes Koneksi' says.
+import net from 'node:net';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startE2E, type E2E, type Page } from './helpers.ts';
+import {
+  adminApi,
+  adminPage,
+  dismissToasts,
+  expectNoSidewaysScroll,
+  expectToast,
+  shot,
+} from './admin-seed.ts';
+
+let e2e: E2E;
+let page: Page;
+let closedPort = 0;
+
+beforeAll(async () => {
+  e2e = await startE2E();
+  page = await adminPage(e2e, '/');
+  const probe = net.createServer();
+  await new Promise<void>((resolve) => probe.listen(0, '127.0.0.1', resolve));
+  closedPort = (probe.address() as net.AddressInfo).port;
+  await new Promise((resolve) => probe.close(resolve));
+});
+afterAll(async () => {
+  await e2e?.close();
+});
+
+const field = (label: string) => page.getByLabel(label, { exact: true });
+
+describe('Pengiriman', () => {
+  it('opens from the menu in manual mode with the Cloud API defaults', async () => {
+    await page
+      .getByRole('navigation', { name: 'Menu admin' })
+      .getByRole('link', { name: 'Pengiriman' })
+      .click();
+    await page.getByRole('heading', { level: 1, name: 'Pengiriman' }).waitFor();
+    expect(await page.getByRole('radio', { name: /^Manual/ }).isChecked()).toBe(true);
+    expect(await field('Graph URL').inputValue()).toBe('https://graph.facebook.com');
+    expect(await field('Versi API').inputValue()).toBe('v23.0');
+    expect(await field('Pesan per Detik').inputValue()).toBe('20');
+    expect(await field('Callback URL Webhook').inputValue()).toBe(
+      new URL('/api/webhooks/whatsapp', page.url()).href,
+    );
+    expect(await page.getByText('Belum diisi.').count()).toBe(3);
+    await shot(page, 'admin-delivery-desktop');
+  });
+
+  it('says what the Cloud API mode still needs, and saves nothing', async () => {
+    await page.getByRole('radio', { name: /^WhatsApp Cloud API/ }).check();
+    await field('Phone Number ID').fill('12a');
+    await page.getByRole('button', { name: 'Simpan Pengaturan' }).click();
+    await page.getByText('Phone Number ID hanya boleh berisi angka').waitFor();
+    await field('Phone Number ID').fill('106540352242922');
+    await page.getByRole('button', { name: 'Simpan Pengaturan' }).click();
+    await expectToast(
+      page,
+      'Mode Cloud API belum dapat dipakai: WhatsApp Business Account ID, Access token, App secret, Verify token harus diisi',
+      { variant: 'destructive' },
+    );
+    expect((await adminApi(e2e.server, 'GET', '/api/admin/delivery')).mode).toBe('manual');
+    await dismissToasts(page);
+  });
+
+  it('saves the Cloud API settings; the secrets are kept and never shown again', async () => {
+    await field('WhatsApp Business Account ID').fill('102290129340398');
+    await field('Access Token').fill('EAAG-token-rahasia');
+    await field('App Secret').fill('app-secret-rahasia');
+    await field('Verify Token').fill('verify-rahasia');
+    await field('Pesan per Detik').fill('40');
+    await field('Batas Penerima Harian').fill('1000');
+    await field('Graph URL').fill(`http://127.0.0.1:${closedPort}`);
+    await page.getByRole('button', { name: 'Simpan Pengaturan' }).click();
+    await expectToast(page, 'Pengaturan pengiriman berhasil disimpan', { variant: 'success' });
+    expect(await page.getByText('Tersimpan. Kosongkan jika tidak diubah.').count()).toBe(3);
+    expect(await field('Access Token').inputValue()).toBe('');
+    const saved = await adminApi(e2e.server, 'GET', '/api/admin/delivery');
+    expect(saved).toMatchObject({
+      mode: 'cloud_api',
+      cloud_api: {
+        phone_number_id: '106540352242922',
+        messages_per_second: 40,
+        daily_recipient_limit: 1000,
+        access_token_set: true,
+      },
+    });
+    expect(JSON.stringify(saved)).not.toContain('rahasia');
+
+    await page.reload();
+    await page.getByRole('heading', { level: 1, name: 'Pengiriman' }).waitFor();
+    expect(await page.getByRole('radio', { name: /^WhatsApp Cloud API/ }).isChecked()).toBe(true);
+    expect(await field('Batas Penerima Harian').inputValue()).toBe('1000');
+  });
+
+  it('Tes Koneksi says the Graph API cannot be reached, and waits for unsaved changes', async () => {
+    await page.getByRole('button', { name: 'Tes Koneksi' }).click();
+    const result = page.locator('[data-connection-check]');
+    await result.waitFor();
+    expect(await result.textContent()).toBe(
+      `Graph API di http://127.0.0.1:${closedPort} tidak dapat dihubungi`,
+    );
+    await field('Pesan per Detik').fill('50');
+    expect(await page.getByRole('button', { name: 'Tes Koneksi' }).isDisabled()).toBe(true);
+    await page.getByText('Simpan perubahan dulu sebelum menguji koneksi.').waitFor();
+    await shot(page, 'admin-delivery-check');
+  });
+
+  it('works at phone width', async () => {
+    const phone = await adminPage(e2e, '/delivery', 'phone');
+    await phone.getByRole('heading', { level: 1, name: 'Pengiriman' }).waitFor();
+    await expectNoSidewaysScroll(phone);
+    await shot(phone, 'admin-delivery-phone');
+    await phone.close();
+  });
+});

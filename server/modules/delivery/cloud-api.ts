@@ -1,0 +1,126 @@
+// The WhatsApp Cloud API (Meta's Graph API) as Sebar calls it: one request function that turns
+// every failure into a GraphError, and the calls the delivery settings and templates make.
+
+/** What a call to the Cloud API needs, secrets in plain text (never answered). */
+export interface CloudApiCredentials {
+  graph_url: string;
+  api_version: string;
+  phone_number_id: string;
+  business_account_id: string;
+  access_token: string;
+  app_secret: string;
+  verify_token: string;
+  messages_per_second: number;
+  daily_recipient_limit: number | null;
+}
+
+/** How long Sebar waits for an answer from the Graph API. */
+export const GRAPH_TIMEOUT_MS = 10_000;
+
+/** A failed Graph API call: Meta's error `code` when it answered one, else what went wrong. */
+export class GraphError extends Error {
+  constructor(
+    message: string,
+    readonly kind: 'answer' | 'network' | 'timeout',
+    readonly status: number | null = null,
+    readonly code: number | null = null,
+    readonly title: string | null = null,
+  ) {
+    super(message);
+  }
+}
+
+interface GraphErrorBody {
+  error?: { message?: string; code?: number; error_user_title?: string; type?: string };
+}
+
+/** Calls `path` under the account's Graph URL and version with its access token. */
+export async function graphRequest<T>(
+  credentials: CloudApiCredentials,
+  path: string,
+  init: { method?: string; body?: unknown; query?: Record<string, string> } = {},
+): Promise<T> {
+  const url = new URL(`${credentials.graph_url}/${credentials.api_version}/${path}`);
+  for (const [name, value] of Object.entries(init.query ?? {})) url.searchParams.set(name, value);
+  const json = init.body !== undefined && !(init.body instanceof FormData);
+  let answer: Response;
+  try {
+    answer = await fetch(url, {
+      method: init.method ?? 'GET',
+      headers: {
+        authorization: `Bearer ${credentials.access_token}`,
+        ...(json ? { 'content-type': 'application/json' } : {}),
+      },
+      body: json ? JSON.stringify(init.body) : (init.body as FormData | undefined),
+      signal: AbortSignal.timeout(GRAPH_TIMEOUT_MS),
+    });
+  } catch (error) {
+    const timedOut = error instanceof DOMException && error.name === 'TimeoutError';
+    throw new GraphError(String(error), timedOut ? 'timeout' : 'network');
+  }
+  const text = await answer.text();
+  let body: unknown = null;
+  try {
+    body = JSON.parse(text);
+  } catch {
+    // not JSON: a proxy's page, an empty answer
+  }
+  if (answer.ok && body !== null) return body as T;
+  const error = (body as GraphErrorBody | null)?.error;
+  throw new GraphError(
+    error?.message ?? `HTTP ${answer.status}`,
+    'answer',
+    answer.status,
+    error?.code ?? null,
+    error?.error_user_title ?? null,
+  );
+}
+
+export interface PhoneNumber {
+  id: string;
+  display_phone_number?: string;
+  verified_name?: string;
+}
+
+export function readPhoneNumber(credentials: CloudApiCredentials) {
+  return graphRequest<PhoneNumber>(credentials, credentials.phone_number_id, {
+    query: { fields: 'id,display_phone_number,verified_name,quality_rating' },
+  });
+}
+
+/** A message template as the business account's list answers it. */
+export interface GraphTemplate {
+  id: string;
+  name: string;
+  language: string;
+  status: string;
+  category: string;
+  components: unknown[];
+}
+
+interface TemplatePage {
+  data: GraphTemplate[];
+  paging?: { cursors?: { after?: string }; next?: string };
+}
+
+/** Every template of the business account, page by page. */
+export async function readTemplates(credentials: CloudApiCredentials): Promise<GraphTemplate[]> {
+  const templates: GraphTemplate[] = [];
+  let after: string | undefined;
+  do {
+    const page = await graphRequest<TemplatePage>(
+      credentials,
+      `${credentials.business_account_id}/message_templates`,
+      {
+        query: {
+          fields: 'id,name,language,status,category,components',
+          limit: '100',
+          ...(after ? { after } : {}),
+        },
+      },
+    );
+    templates.push(...page.data);
+    after = page.paging?.next ? page.paging.cursors?.after : undefined;
+  } while (after);
+  return templates;
+}

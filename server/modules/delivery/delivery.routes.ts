@@ -1,0 +1,33 @@
+// How blasts are delivered: the admin's delivery settings and the Cloud API connection check.
+import {
+  ConnectionCheckSchema,
+  DeliveryInputSchema,
+  DeliverySettingsSchema,
+} from '#common/delivery.ts';
+import type { App, AppContext } from '#server/app-context.ts';
+import { currentUser } from '#server/plugins/auth.ts';
+import { checkConnection, deliveryView, readDelivery, saveDelivery } from './delivery.service.ts';
+
+const tags = ['delivery'];
+
+export function deliveryRoutes(app: App, { database, secrets }: AppContext) {
+  const { db } = database;
+  app.get(
+    '/api/admin/delivery',
+    { config: { access: 'admin' }, schema: { tags, response: { 200: DeliverySettingsSchema } } },
+    async () => deliveryView(await readDelivery(db, secrets)),
+  );
+  app.put(
+    '/api/admin/delivery',
+    {
+      config: { access: 'admin' },
+      schema: { tags, body: DeliveryInputSchema, response: { 200: DeliverySettingsSchema } },
+    },
+    (request) => saveDelivery(database, secrets, request.body, currentUser(request).id),
+  );
+  app.post(
+    '/api/admin/delivery/test',
+    { config: { access: 'admin' }, schema: { tags, response: { 200: ConnectionCheckSchema } } },
+    () => checkConnection(db, secrets),
+  );
+}

@@ -1,0 +1,174 @@
+// The delivery settings: read with defaults (manual mode), saved with their secrets sealed, and
+// the connection check behind 'Tes Koneksi'.
+import {
+  CLOUD_API_DEFAULTS,
+  CLOUD_API_SECRETS,
+  missingForCloudApi,
+  type CloudApiSecret,
+  type ConnectionCheck,
+  type DeliveryInput,
+  type DeliveryMode,
+  type DeliverySettings,
+} from '#common/delivery.ts';
+import { now, type Db, type DbHandle } from '#server/db/connection.ts';
+import { forUpdate, transact } from '#server/db/transaction.ts';
+import { recordAudit } from '#server/modules/audit/audit.service.ts';
+import { HttpError } from '#server/plugins/errors.ts';
+import {
+  GraphError,
+  readPhoneNumber,
+  readTemplates,
+  type CloudApiCredentials,
+} from './cloud-api.ts';
+import type { SecretBox } from './secret-box.ts';
+
+/** The settings with their secrets opened: null when unset (or sealed under another key). */
+export interface Delivery {
+  mode: DeliveryMode;
+  cloud_api: Omit<CloudApiCredentials, CloudApiSecret> & Record<CloudApiSecret, string | null>;
+}
+
+export async function readDelivery(db: Db, box: SecretBox): Promise<Delivery> {
+  const row = await db
+    .selectFrom('delivery_settings')
+    .selectAll()
+    .where('id', '=', 1)
+    .executeTakeFirst();
+  const opened = (sealed: string | null | undefined) => (sealed ? box.open(sealed) : null);
+  return {
+    mode: row?.mode ?? 'manual',
+    cloud_api: {
+      graph_url: row?.graph_url ?? CLOUD_API_DEFAULTS.graph_url,
+      api_version: row?.api_version ?? CLOUD_API_DEFAULTS.api_version,
+      phone_number_id: row?.phone_number_id ?? '',
+      business_account_id: row?.business_account_id ?? '',
+      access_token: opened(row?.access_token),
+      app_secret: opened(row?.app_secret),
+      verify_token: opened(row?.verify_token),
+      messages_per_second: row?.messages_per_second ?? CLOUD_API_DEFAULTS.messages_per_second,
+      daily_recipient_limit: row?.daily_recipient_limit ?? null,
+    },
+  };
+}
+
+/** The settings as answered: each secret only as whether it is set. */
+export function deliveryView({ mode, cloud_api }: Delivery): DeliverySettings {
+  const { access_token, app_secret, verify_token, ...open } = cloud_api;
+  return {
+    mode,
+    cloud_api: {
+      ...open,
+      access_token_set: access_token !== null,
+      app_secret_set: app_secret !== null,
+      verify_token_set: verify_token !== null,
+    },
+  };
+}
+
+/** The Cloud API's credentials when every one of them is set, else null. */
+export function credentialsOf({ cloud_api }: Delivery): CloudApiCredentials | null {
+  const { access_token, app_secret, verify_token } = cloud_api;
+  if (!access_token || !app_secret || !verify_token) return null;
+  if (!cloud_api.phone_number_id || !cloud_api.business_account_id) return null;
+  return { ...cloud_api, access_token, app_secret, verify_token };
+}
+
+/**
+ * Saves the settings. A secret left out keeps its stored value; the Cloud API mode is refused
+ * (422, nothing saved) while something it needs is missing.
+ */
+export async function saveDelivery(
+  database: DbHandle,
+  box: SecretBox,
+  input: DeliveryInput,
+  actorId: string,
+): Promise<DeliverySettings> {
+  await transact(database, async (tx) => {
+    // Saves queue on the row, so each keeps the secrets the previous one left.
+    await forUpdate(
+      tx,
+      tx.db.selectFrom('delivery_settings').select('id').where('id', '=', 1),
+    ).execute();
+    const before = await readDelivery(tx.db, box);
+    const { access_token, app_secret, verify_token, ...open } = input.cloud_api;
+    const given = { access_token, app_secret, verify_token };
+    const secrets = Object.fromEntries(
+      CLOUD_API_SECRETS.map((name) => [name, given[name] ?? before.cloud_api[name]]),
+    ) as Record<CloudApiSecret, string | null>;
+    const after: Delivery = { mode: input.mode, cloud_api: { ...open, ...secrets } };
+    const missing = after.mode === 'cloud_api' && missingForCloudApi(deliveryView(after).cloud_api);
+    if (missing) throw new HttpError(422, missing);
+    const sealed = Object.fromEntries(
+      CLOUD_API_SECRETS.map((name) => [name, secrets[name] && box.seal(secrets[name])]),
+    ) as Record<CloudApiSecret, string | null>;
+    const values = { mode: after.mode, ...open, ...sealed, updated_at: now() };
+    await tx.db
+      .insertInto('delivery_settings')
+      .values({ id: 1, ...values })
+      .onConflict((oc) => oc.column('id').doUpdateSet(values))
+      .execute();
+    await recordAudit(tx.db, {
+      actorId,
+      action: 'delivery.update',
+      targetType: 'delivery_settings',
+      targetId: '1',
+      before: deliveryView(before),
+      after: deliveryView(after),
+    });
+  });
+  return deliveryView(await readDelivery(database.db, box));
+}
+
+/** 'Tes Koneksi': reads the phone number and the templates with the saved settings. */
+export async function checkConnection(db: Db, box: SecretBox): Promise<ConnectionCheck> {
+  const delivery = await readDelivery(db, box);
+  const failed = (message: string): ConnectionCheck => ({
+    ok: false,
+    message,
+    display_phone_number: null,
+    verified_name: null,
+  });
+  const credentials = credentialsOf(delivery);
+  if (!credentials) {
+    return failed(
+      missingForCloudApi(deliveryView(delivery).cloud_api) ?? 'Pengaturan belum lengkap',
+    );
+  }
+  try {
+    const phone = await readPhoneNumber(credentials);
+    await readTemplates(credentials);
+    const name = phone.verified_name ? ` (${phone.verified_name})` : '';
+    return {
+      ok: true,
+      message: `Terhubung ke WhatsApp Cloud API: ${phone.display_phone_number ?? phone.id}${name}`,
+      display_phone_number: phone.display_phone_number ?? null,
+      verified_name: phone.verified_name ?? null,
+    };
+  } catch (error) {
+    if (!(error instanceof GraphError)) throw error;
+    return failed(connectionProblem(error, credentials.graph_url));
+  }
+}
+
+/** What a failed check means for the admin, in Indonesian. */
+function connectionProblem(error: GraphError, graphUrl: string): string {
+  if (error.kind === 'timeout') return `Graph API di ${graphUrl} tidak menjawab dalam 10 detik`;
+  if (error.kind === 'network') return `Graph API di ${graphUrl} tidak dapat dihubungi`;
+  const detail = ` (kode ${error.code ?? error.status}: ${error.message})`;
+  switch (error.code) {
+    case 190:
+      return `Access token tidak valid atau sudah kedaluwarsa${detail}`;
+    case 100:
+    case 803:
+      return `Phone Number ID atau WhatsApp Business Account ID tidak ditemukan untuk token ini${detail}`;
+    case 10:
+    case 200:
+      return `Token tidak memiliki izin WhatsApp yang dibutuhkan${detail}`;
+    case 4:
+    case 80007:
+    case 130429:
+      return `Batas permintaan Graph API tercapai, coba lagi sebentar lagi${detail}`;
+    default:
+      return `Graph API menolak permintaan${detail}`;
+  }
+}

@@ -1,0 +1,194 @@
+// The delivery settings over HTTP: manual by default, secrets write-only and sealed at rest, the
+// Cloud API mode refused while incomplete, and what 'Tes Koneksi' says when it cannot connect.
+import net from 'node:net';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startServer, type TestServer } from '#server/test/helpers.ts';
+import { expectCleanError, expectUnchanged } from '#server/test/spec.ts';
+import { readDelivery } from './delivery.service.ts';
+import { loadSecretBox } from './secret-box.ts';
+
+const SECRET_KEY = 'delivery-test-key-0123456789';
+let server: TestServer;
+let admin = '';
+let client = '';
+beforeAll(async () => {
+  server = await startServer({ secretKey: SECRET_KEY });
+  admin = server.adminToken;
+  client = (await server.createClient()).token;
+});
+afterAll(() => server?.close());
+
+const CLOUD = {
+  graph_url: 'http://127.0.0.1:9',
+  api_version: 'v23.0',
+  phone_number_id: '106540352242922',
+  business_account_id: '102290129340398',
+  access_token: 'EAAG-token-rahasia',
+  app_secret: 'app-secret-rahasia',
+  verify_token: 'verify-rahasia',
+  messages_per_second: 40,
+  daily_recipient_limit: 1000,
+};
+const put = (body: unknown, token = admin) =>
+  server.api('PUT', '/api/admin/delivery', { token, body });
+
+describe('delivery settings', () => {
+  it('start in manual mode with the Cloud API defaults and no secret set', async () => {
+    const answer = await server.api('GET', '/api/admin/delivery', { token: admin });
+    expect(answer.status).toBe(200);
+    expect(answer.body).toEqual({
+      mode: 'manual',
+      cloud_api: {
+        graph_url: 'https://graph.facebook.com',
+        api_version: 'v23.0',
+        phone_number_id: '',
+        business_account_id: '',
+        access_token_set: false,
+        app_secret_set: false,
+        verify_token_set: false,
+        messages_per_second: 20,
+        daily_recipient_limit: null,
+      },
+    });
+  });
+
+  it('are the admin’s alone', async () => {
+    for (const [method, url] of [
+      ['GET', '/api/admin/delivery'],
+      ['PUT', '/api/admin/delivery'],
+      ['POST', '/api/admin/delivery/test'],
+    ] as const) {
+      const body = method === 'GET' ? undefined : {};
+      expectCleanError(await server.api(method, url, { token: client, body }), 403);
+      expectCleanError(await server.api(method, url, { body }), 401);
+    }
+  });
+
+  it('refuse the Cloud API mode while something it needs is missing, saving nothing', async () => {
+    await expectUnchanged(server.database.db, async () => {
+      const answer = await put({ mode: 'cloud_api', cloud_api: { phone_number_id: '123' } });
+      expectCleanError(answer, 422);
+      expect(answer.body.detail).toBe(
+        'Mode Cloud API belum dapat dipakai: WhatsApp Business Account ID, Access token, App secret, Verify token harus diisi',
+      );
+    });
+  });
+
+  it('check each field with an Indonesian message', async () => {
+    await expectUnchanged(server.database.db, async () => {
+      for (const [cloud_api, message] of [
+        [{ phone_number_id: '12a' }, 'Phone Number ID hanya boleh berisi angka'],
+        [{ graph_url: 'ftp://graph' }, 'Graph URL harus berupa alamat http(s) tanpa path'],
+        [
+          { graph_url: 'https://graph.test/v1' },
+          'Graph URL harus berupa alamat http(s) tanpa path',
+        ],
+        [{ api_version: '23' }, 'Versi API harus seperti v23.0'],
+        [{ messages_per_second: 1001 }, 'Pesan per detik maksimal 1000'],
+        [{ messages_per_second: 0 }, 'Pesan per detik minimal 1'],
+        [{ daily_recipient_limit: 1.5 }, 'Batas penerima harian harus bilangan bulat'],
+        [{ access_token: '   ' }, 'Access token tidak boleh kosong'],
+      ] as const) {
+        const answer = await put({ mode: 'manual', cloud_api });
+        expectCleanError(answer, 422);
+        expect(JSON.stringify(answer.body)).toContain(message);
+      }
+      expectCleanError(await put({ mode: 'whatsapp_web' }), 422);
+    });
+  });
+
+  it('save the Cloud API mode and answer each secret only as set', async () => {
+    const answer = await put({ mode: 'cloud_api', cloud_api: CLOUD });
+    expect(answer.status).toBe(200);
+    const { access_token, app_secret, verify_token, ...open } = CLOUD;
+    const expected = {
+      mode: 'cloud_api',
+      cloud_api: { ...open, access_token_set: true, app_secret_set: true, verify_token_set: true },
+    };
+    expect(answer.body).toEqual(expected);
+    expect((await server.api('GET', '/api/admin/delivery', { token: admin })).body).toEqual(
+      expected,
+    );
+    for (const secret of [access_token, app_secret, verify_token]) {
+      expect(JSON.stringify(answer.body)).not.toContain(secret);
+    }
+  });
+
+  it('keep the secrets sealed at rest, readable only under the server’s key', async () => {
+    const row = await server.database.db
+      .selectFrom('delivery_settings')
+      .selectAll()
+      .executeTakeFirstOrThrow();
+    const stored = JSON.stringify(row);
+    for (const secret of [CLOUD.access_token, CLOUD.app_secret, CLOUD.verify_token]) {
+      expect(stored).not.toContain(secret);
+    }
+    const opened = await readDelivery(
+      server.database.db,
+      await loadSecretBox(server.database.db, SECRET_KEY),
+    );
+    expect(opened.cloud_api.access_token).toBe(CLOUD.access_token);
+    // Under another key the secrets cannot be opened: they read as not set.
+    const other = await readDelivery(
+      server.database.db,
+      await loadSecretBox(server.database.db, 'another-key'),
+    );
+    expect(other.cloud_api).toMatchObject({ access_token: null, app_secret: null });
+  });
+
+  it('keep a secret that a save leaves out, and replace one that it names', async () => {
+    const kept = await put({
+      mode: 'cloud_api',
+      cloud_api: { ...CLOUD, access_token: 'baru', app_secret: undefined, verify_token: null },
+    });
+    expect(kept.status).toBe(200);
+    const opened = await readDelivery(
+      server.database.db,
+      await loadSecretBox(server.database.db, SECRET_KEY),
+    );
+    expect(opened.cloud_api).toMatchObject({
+      access_token: 'baru',
+      app_secret: CLOUD.app_secret,
+      verify_token: CLOUD.verify_token,
+    });
+    const audit = await server.database.db
+      .selectFrom('audit_log')
+      .select(['action', 'after_json'])
+      .where('action', '=', 'delivery.update')
+      .execute();
+    expect(audit.length).toBeGreaterThan(0);
+    expect(JSON.stringify(audit)).not.toContain('baru');
+  });
+
+  it('Tes Koneksi says when the Graph API cannot be reached', async () => {
+    const closed = await closedPort();
+    await put({
+      mode: 'cloud_api',
+      cloud_api: { ...CLOUD, graph_url: `http://127.0.0.1:${closed}` },
+    });
+    const answer = await server.api('POST', '/api/admin/delivery/test', { token: admin });
+    expect(answer.status).toBe(200);
+    expect(answer.body).toEqual({
+      ok: false,
+      message: `Graph API di http://127.0.0.1:${closed} tidak dapat dihubungi`,
+      display_phone_number: null,
+      verified_name: null,
+    });
+  });
+
+  it('switches back to manual, keeping the Cloud API settings for later', async () => {
+    const answer = await put({ mode: 'manual', cloud_api: { phone_number_id: '1' } });
+    expect(answer.status).toBe(200);
+    expect(answer.body.mode).toBe('manual');
+    expect(answer.body.cloud_api.access_token_set).toBe(true);
+  });
+});
+
+/** A local port nothing listens on. */
+async function closedPort(): Promise<number> {
+  const probe = net.createServer();
+  await new Promise<void>((resolve) => probe.listen(0, '127.0.0.1', resolve));
+  const { port } = probe.address() as net.AddressInfo;
+  await new Promise((resolve) => probe.close(resolve));
+  return port;
+}
