@@ -66,12 +66,22 @@ export const SendMessageRequest = z.object({
 });
 export type SendMessageRequest = z.infer<typeof SendMessageRequest>;
 
+/** The value at a path of the received body, to tell a missing parameter from a wrong one. */
+function valueAt(body: unknown, path: PropertyKey[]): unknown {
+  let value = body;
+  for (const key of path) {
+    if (value === null || typeof value !== 'object') return undefined;
+    value = (value as Record<PropertyKey, unknown>)[key];
+  }
+  return value;
+}
+
 /** The Graph error for the first problem zod found: a missing parameter or a wrong value. */
-export function schemaError(error: z.ZodError): GraphError {
+export function schemaError(error: z.ZodError, body: unknown): GraphError {
   const issue = error.issues[0];
   if (!issue) return graphError(100);
   const path = issue.path.map(String).join('.') || 'body';
-  if (issue.code === 'invalid_type' && issue.input === undefined) {
+  if (issue.path.length > 0 && valueAt(body, issue.path) === undefined) {
     return graphError(100, `The parameter ${path} is required.`, {
       message: `(#100) The parameter ${path} is required.`,
     });

@@ -161,7 +161,7 @@ export async function handleMediaUpload(
   if (!MEDIA_TYPES.includes(type) || !file) {
     return sendError(reply, graphError(131053, `Param type ${type} is not a supported media type`));
   }
-  const mediaId = String(randomInt(10 ** 14, 10 ** 15 - 1));
+  const mediaId = String(10 ** 14 + randomInt(0, 2 ** 47));
   const sha256 = createHash('sha256').update(file.bytes).digest('hex');
   ctx.media.set(mediaId, {
     id: mediaId,

@@ -21,7 +21,7 @@ export async function handleSend(ctx: DoubleContext, request: SendRequest, reply
   const { id } = request.params;
   if (id !== ctx.options.phoneNumberId) return sendError(reply, unknownObjectError(id, 'post'));
   const parsed = SendMessageRequest.safeParse(request.body);
-  if (!parsed.success) return sendError(reply, schemaError(parsed.error));
+  if (!parsed.success) return sendError(reply, schemaError(parsed.error, request.body));
   const check = checkTemplateSend(parsed.data, ctx.options.templates);
   if (!check.ok) return sendError(reply, check.error);
 

@@ -125,7 +125,7 @@ function buildApp(ctx: DoubleContext): FastifyInstance {
   });
   app.setErrorHandler((error: Error & { statusCode?: number }, _request, reply) => {
     const status = error.statusCode ?? 500;
-    const graph = status < 500 ? graphError(100, error.message) : graphError(1, error.message);
+    const graph = status < 500 ? graphError(100, error.message) : graphError(131000, error.message);
     return sendError(reply, graph);
   });
   app.setNotFoundHandler((request, reply) =>
