@@ -176,7 +176,9 @@ describe('send validation', () => {
     expect(missing.body.error.message).toBe('(#100) The parameter messaging_product is required.');
     expect(api.sends).toHaveLength(0);
   });
+});
 
+describe('send parameters', () => {
   it('refuses a parameter with a new line, a tab or more than four spaces with 132018', async () => {
     const { api } = await start();
     const withText = (text: string) =>
@@ -357,14 +359,15 @@ describe('webhooks', () => {
   });
 });
 
-describe('scripted outcomes', () => {
-  async function statusesFor(outcome: string) {
-    const { api, receiver } = await start({ outcomes: { '6281211112222': outcome } });
-    const answer = await send(api, billSend('6281211112222'));
-    await api.settled();
-    return { answer, statuses: receiver.statuses(), api };
-  }
+/** One send to a number scripted with `outcome`, and the statuses posted for it. */
+async function statusesFor(outcome: string) {
+  const { api, receiver } = await start({ outcomes: { '6281211112222': outcome } });
+  const answer = await send(api, billSend('6281211112222'));
+  await api.settled();
+  return { answer, statuses: receiver.statuses(), api };
+}
 
+describe('scripted outcomes: statuses', () => {
   it('read, delivered, sent', async () => {
     const read = await statusesFor('read');
     expect(read.statuses.map((s) => s.status)).toEqual(['sent', 'delivered', 'read']);
@@ -393,7 +396,9 @@ describe('scripted outcomes', () => {
     const ecosystem = await statusesFor('failed:131049');
     expect(ecosystem.statuses[0].errors[0].code).toBe(131049);
   });
+});
 
+describe('scripted outcomes: answers and deliveries', () => {
   it('reject:<code>xN answers the error N times, then accepts', async () => {
     const { api } = await start({ outcomes: { '6281211112222': 'reject:130429x2' } });
     const codes = [];

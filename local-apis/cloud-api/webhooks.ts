@@ -92,7 +92,11 @@ export class WebhookSender {
     try {
       const answer = await fetch(this.options.url ?? '', {
         method: 'POST',
-        headers: { 'content-type': 'application/json', 'x-hub-signature-256': signature },
+        headers: {
+          'content-type': 'application/json',
+          'user-agent': 'facebookexternalua',
+          'x-hub-signature-256': signature,
+        },
         body,
         signal: AbortSignal.timeout(this.options.attemptTimeoutMs),
       });
