@@ -7,8 +7,17 @@ import tseslint from 'typescript-eslint';
 
 /** Imports whose path matches `regex` (the subpath aliases of package.json, or node:) are refused. */
 const forbid = (regex, message) => ({
-  'no-restricted-imports': ['error', { patterns: [{ regex, message }] }],
+  'no-restricted-imports': ['error', { patterns: [{ regex, message }, localApis] }],
 });
+
+/** The local test doubles of outside services are separate programs: product code never imports
+ * them, by alias or by relative path. Part of every folder's pattern list, since a later entry for
+ * the same rule replaces an earlier one instead of adding to it. */
+const localApis = {
+  regex: '^#local-apis/|(^|/)local-apis(/|$)',
+  message:
+    'local-apis/ holds test doubles run as their own programs: product code never imports them',
+};
 
 export default tseslint.config(
   { ignores: ['node_modules', 'dist', 'data', 'coverage', '.tmp'] },

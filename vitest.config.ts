@@ -1,5 +1,5 @@
 // One test command: API tests on SQLite and on PostgreSQL, pure tests once (common, client,
-// bench), browser tests in Chromium.
+// bench, local-apis), browser tests in Chromium.
 import { defineConfig } from 'vitest/config';
 
 const serverTests = ['server/**/*.test.ts'];
@@ -24,6 +24,13 @@ export default defineConfig({
         test: {
           name: 'bench',
           include: ['bench/**/*.test.ts'],
+        },
+      },
+      {
+        test: {
+          name: 'local-apis',
+          include: ['local-apis/**/*.test.ts'],
+          testTimeout: 30_000,
         },
       },
       {

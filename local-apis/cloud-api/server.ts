@@ -1,0 +1,179 @@
+// The local WhatsApp Cloud API: a Graph API look-alike on 127.0.0.1 that tests and people
+// without a Meta account point Sebar at. It checks the token, validates sends like Meta, answers
+// Graph errors, posts signed status webhooks and records everything for tests to read.
+import fastifyMultipart from '@fastify/multipart';
+import Fastify, { type FastifyInstance, type FastifyRequest } from 'fastify';
+import {
+  DEFAULT_OPTIONS,
+  sendError,
+  type DoubleContext,
+  type LocalCloudApiOptions,
+  type RecordedRequest,
+  type RecordedSend,
+  type StoredMedia,
+} from './context.ts';
+import { graphError } from './errors.ts';
+import { SendLimits } from './limits.ts';
+import { OutcomeBook } from './outcomes.ts';
+import { waId } from './protocol.ts';
+import {
+  handleMediaDownload,
+  handleMediaUpload,
+  handleNode,
+  handleTemplates,
+} from './read-routes.ts';
+import { handleSend } from './send-route.ts';
+import { DEFAULT_TEMPLATES } from './templates.ts';
+import { verifyWebhook, WebhookSender, type WebhookDelivery } from './webhooks.ts';
+
+export type {
+  LocalCloudApiOptions,
+  RecordedRequest,
+  RecordedSend,
+  StoredMedia,
+} from './context.ts';
+export type { WebhookDelivery } from './webhooks.ts';
+
+/** The running double, as tests drive and read it. */
+export interface LocalCloudApi {
+  /** `http://127.0.0.1:{port}`: Sebar's graph_url. */
+  url: string;
+  port: number;
+  options: LocalCloudApiOptions;
+  /** Accepted sends, in order. */
+  sends: RecordedSend[];
+  /** Every HTTP request received, with its parsed body. */
+  requests: RecordedRequest[];
+  /** Every webhook attempt, with the receiver's answer. */
+  webhooks: WebhookDelivery[];
+  media: Map<string, StoredMedia>;
+  /** How many sends to this number were accepted. */
+  sentTo(number: string): number;
+  /** Resolves once every scheduled webhook was taken or given up. */
+  settled(): Promise<void>;
+  /** The GET handshake against the webhook URL: true when the challenge came back. */
+  verifyWebhook(url?: string): Promise<boolean>;
+  close(): Promise<void>;
+}
+
+const VERSION = /^v\d+\.\d+$/;
+
+export async function startLocalCloudApi(
+  overrides: Partial<LocalCloudApiOptions> = {},
+): Promise<LocalCloudApi> {
+  const options: LocalCloudApiOptions = {
+    templates: DEFAULT_TEMPLATES,
+    ...DEFAULT_OPTIONS,
+    ...overrides,
+  };
+  let baseUrl = '';
+  const ctx: DoubleContext = {
+    options,
+    baseUrl: () => baseUrl,
+    sends: [],
+    requests: [],
+    logEntries: new WeakMap(),
+    media: new Map(),
+    limits: new SendLimits(options),
+    outcomes: new OutcomeBook(options.outcomes),
+    webhooks: new WebhookSender({
+      ...(options.webhookUrl === undefined ? {} : { url: options.webhookUrl }),
+      appSecret: options.appSecret,
+      retryMs: options.webhookRetryMs,
+      maxAttempts: options.webhookMaxAttempts,
+      attemptTimeoutMs: 10_000,
+    }),
+    holds: new Set(),
+  };
+  const app = buildApp(ctx);
+  await app.listen({ host: '127.0.0.1', port: options.port });
+  const address = app.server.address();
+  const port = typeof address === 'object' && address ? address.port : options.port;
+  baseUrl = `http://127.0.0.1:${port}`;
+  return {
+    url: baseUrl,
+    port,
+    options,
+    sends: ctx.sends,
+    requests: ctx.requests,
+    webhooks: ctx.webhooks.deliveries,
+    media: ctx.media,
+    sentTo: (number) => ctx.sends.filter((send) => send.to === waId(number)).length,
+    settled: () => ctx.webhooks.settled(),
+    verifyWebhook: (url) => verifyWebhook(url ?? options.webhookUrl ?? '', options.verifyToken),
+    close: async () => {
+      ctx.webhooks.close();
+      for (const release of [...ctx.holds]) release();
+      await app.close();
+    },
+  };
+}
+
+function buildApp(ctx: DoubleContext): FastifyInstance {
+  const app = Fastify({ logger: false, forceCloseConnections: true, bodyLimit: 10 * 1024 * 1024 });
+  void app.register(fastifyMultipart, { limits: { fileSize: 100 * 1024 * 1024 } });
+  app.addHook('onRequest', async (request) => logRequest(ctx, request));
+  app.addHook('preHandler', async (request, reply) => {
+    const entry = ctx.logEntries.get(request.raw);
+    if (entry && request.body !== undefined) entry.body = request.body;
+    const problem = tokenProblem(ctx, request);
+    if (problem) return sendError(reply, problem);
+    const version = (request.params as { version?: string }).version;
+    if (version !== undefined && !VERSION.test(version)) {
+      return sendError(reply, graphError(100, `Unknown version: ${version}`));
+    }
+  });
+  app.setErrorHandler((error: Error & { statusCode?: number }, _request, reply) => {
+    const status = error.statusCode ?? 500;
+    const graph = status < 500 ? graphError(100, error.message) : graphError(131000, error.message);
+    return sendError(reply, graph);
+  });
+  app.setNotFoundHandler((request, reply) =>
+    sendError(reply, graphError(100, `Unknown path components: ${request.url.split('?')[0]}`)),
+  );
+  app.get('/:version/:id', (request: Parameters<typeof handleNode>[1], reply) =>
+    handleNode(ctx, request, reply),
+  );
+  app.get(
+    '/:version/:id/message_templates',
+    (request: Parameters<typeof handleTemplates>[1], reply) => handleTemplates(ctx, request, reply),
+  );
+  app.post('/:version/:id/messages', (request: Parameters<typeof handleSend>[1], reply) =>
+    handleSend(ctx, request, reply),
+  );
+  app.post('/:version/:id/media', (request: Parameters<typeof handleMediaUpload>[1], reply) =>
+    handleMediaUpload(ctx, request, reply),
+  );
+  app.get('/media-download/:id', (request: Parameters<typeof handleMediaDownload>[1], reply) =>
+    handleMediaDownload(ctx, request, reply),
+  );
+  return app;
+}
+
+function logRequest(ctx: DoubleContext, request: FastifyRequest): void {
+  const [path = '', search = ''] = request.url.split('?');
+  const entry: RecordedRequest = {
+    method: request.method,
+    path,
+    query: Object.fromEntries(new URLSearchParams(search)),
+    headers: { ...request.headers },
+    body: undefined,
+    at: Date.now(),
+  };
+  ctx.requests.push(entry);
+  ctx.logEntries.set(request.raw, entry);
+}
+
+/** The Graph token check: `Authorization: Bearer …` or the `access_token` query parameter. */
+function tokenProblem(ctx: DoubleContext, request: FastifyRequest) {
+  const header = request.headers.authorization;
+  const query = (request.query as Record<string, string | undefined>).access_token;
+  const token = header?.startsWith('Bearer ') ? header.slice('Bearer '.length).trim() : query;
+  if (token === ctx.options.accessToken) return undefined;
+  if (!token) {
+    return graphError(190, undefined, {
+      message: 'An access token is required to request this resource.',
+    });
+  }
+  return graphError(190);
+}

@@ -1,0 +1,145 @@
+// Message templates as the message_templates endpoint lists them, and the fixture set the double
+// starts with (Indonesian, like Sebar's users). A test or the CLI may replace the whole set.
+
+export type TemplateStatus = 'APPROVED' | 'PENDING' | 'REJECTED' | 'PAUSED' | 'DISABLED';
+export type TemplateCategory = 'MARKETING' | 'UTILITY' | 'AUTHENTICATION';
+
+export interface TemplateButton {
+  type: 'QUICK_REPLY' | 'URL' | 'PHONE_NUMBER';
+  text: string;
+  url?: string;
+  phone_number?: string;
+}
+
+export interface TemplateComponent {
+  type: 'HEADER' | 'BODY' | 'FOOTER' | 'BUTTONS';
+  format?: 'TEXT' | 'IMAGE' | 'VIDEO' | 'DOCUMENT';
+  text?: string;
+  buttons?: TemplateButton[];
+  example?: {
+    header_handle?: string[];
+    header_text?: string[];
+    body_text?: string[][];
+    body_text_named_params?: { param_name: string; example: string }[];
+  };
+}
+
+export interface MessageTemplate {
+  id: string;
+  name: string;
+  language: string;
+  status: TemplateStatus;
+  category: TemplateCategory;
+  parameter_format?: 'POSITIONAL' | 'NAMED';
+  rejected_reason?: string;
+  components: TemplateComponent[];
+}
+
+/** The fixture set: one template for each case a blast meets. */
+export const DEFAULT_TEMPLATES: MessageTemplate[] = [
+  {
+    id: '1029384756000001',
+    name: 'promo_bulanan',
+    language: 'id',
+    status: 'APPROVED',
+    category: 'MARKETING',
+    parameter_format: 'POSITIONAL',
+    components: [
+      {
+        type: 'HEADER',
+        format: 'IMAGE',
+        example: { header_handle: ['https://scontent.whatsapp.net/v/contoh-promo.jpg'] },
+      },
+      {
+        type: 'BODY',
+        text: 'Halo {{1}}, nikmati diskon {{2}} untuk semua produk bulan ini!',
+        example: { body_text: [['Budi', '20%']] },
+      },
+    ],
+  },
+  {
+    id: '1029384756000002',
+    name: 'pengingat_tagihan',
+    language: 'id',
+    status: 'APPROVED',
+    category: 'UTILITY',
+    parameter_format: 'POSITIONAL',
+    components: [
+      {
+        type: 'BODY',
+        text: 'Tagihan Anda sebesar {{1}} jatuh tempo besok. Terima kasih.',
+        example: { body_text: [['Rp150.000']] },
+      },
+    ],
+  },
+  {
+    id: '1029384756000003',
+    name: 'sapaan_pelanggan',
+    language: 'id',
+    status: 'APPROVED',
+    category: 'MARKETING',
+    parameter_format: 'NAMED',
+    components: [
+      {
+        type: 'BODY',
+        text: 'Selamat datang, {{nama}}! Terima kasih telah berbelanja di toko kami.',
+        example: { body_text_named_params: [{ param_name: 'nama', example: 'Siti' }] },
+      },
+    ],
+  },
+  {
+    id: '1029384756000004',
+    name: 'info_pengiriman',
+    language: 'id',
+    status: 'PENDING',
+    category: 'UTILITY',
+    parameter_format: 'POSITIONAL',
+    components: [
+      {
+        type: 'BODY',
+        text: 'Pesanan {{1}} sedang dikirim.',
+        example: { body_text: [['INV-001']] },
+      },
+    ],
+  },
+  {
+    id: '1029384756000005',
+    name: 'undian_berhadiah',
+    language: 'id',
+    status: 'REJECTED',
+    category: 'MARKETING',
+    parameter_format: 'POSITIONAL',
+    rejected_reason: 'PROMOTIONAL',
+    components: [{ type: 'BODY', text: 'Selamat! Anda memenangkan undian berhadiah.' }],
+  },
+  {
+    id: '1029384756000006',
+    name: 'konfirmasi_kehadiran',
+    language: 'id',
+    status: 'APPROVED',
+    category: 'UTILITY',
+    parameter_format: 'POSITIONAL',
+    components: [
+      {
+        type: 'BODY',
+        text: 'Halo {{1}}, apakah Anda akan hadir di acara kami besok?',
+        example: { body_text: [['Andi']] },
+      },
+      { type: 'FOOTER', text: 'Balas dengan menekan salah satu tombol' },
+      {
+        type: 'BUTTONS',
+        buttons: [
+          { type: 'QUICK_REPLY', text: 'Hadir' },
+          { type: 'QUICK_REPLY', text: 'Tidak hadir' },
+        ],
+      },
+    ],
+  },
+];
+
+/** The distinct placeholders of a text, in order of first appearance: `1`, `2` or `nama`. */
+export function placeholders(text: string | undefined): string[] {
+  if (!text) return [];
+  const names = [...text.matchAll(/\{\{\s*([A-Za-z0-9_]+)\s*\}\}/g)].map((m) => m[1] ?? '');
+  return [...new Set(names)];
+}

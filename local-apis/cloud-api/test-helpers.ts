@@ -1,0 +1,118 @@
+/* eslint-disable @typescript-eslint/no-explicit-any -- tests read answers loosely: they assert on them */
+// Test helpers: a webhook receiver on node:http that keeps the raw bytes it got, and a Graph API
+// client for the double.
+import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
+import type { LocalCloudApi } from './server.ts';
+
+export interface ReceivedWebhook {
+  headers: IncomingHttpHeaders;
+  raw: Buffer;
+  json: any;
+}
+
+export interface Receiver {
+  url: string;
+  received: ReceivedWebhook[];
+  /** The statuses of the received webhooks, in arrival order. */
+  statuses(): any[];
+  close(): Promise<void>;
+}
+
+/**
+ * A webhook receiver. `answer` picks the HTTP status of each POST (200 by default); GET answers
+ * Meta's handshake when the verify token matches.
+ */
+export async function startReceiver(
+  options: { answer?: (count: number) => number; verifyToken?: string } = {},
+): Promise<Receiver> {
+  const received: ReceivedWebhook[] = [];
+  let posts = 0;
+  const server: Server = createServer((request, response) => {
+    const url = new URL(request.url ?? '/', 'http://localhost');
+    if (request.method === 'GET') {
+      const ok = url.searchParams.get('hub.verify_token') === options.verifyToken;
+      response
+        .writeHead(ok ? 200 : 403)
+        .end(ok ? (url.searchParams.get('hub.challenge') ?? '') : '');
+      return;
+    }
+    const chunks: Buffer[] = [];
+    request.on('data', (chunk: Buffer) => chunks.push(chunk));
+    request.on('end', () => {
+      posts += 1;
+      const status = options.answer?.(posts) ?? 200;
+      const raw = Buffer.concat(chunks);
+      if (status < 300)
+        received.push({ headers: request.headers, raw, json: JSON.parse(String(raw)) });
+      response.writeHead(status).end();
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const address = server.address();
+  const port = typeof address === 'object' && address ? address.port : 0;
+  return {
+    url: `http://127.0.0.1:${port}/webhooks/whatsapp`,
+    received,
+    statuses: () => received.map((hook) => hook.json.entry[0].changes[0].value.statuses[0]),
+    close: () => new Promise((resolve) => server.close(() => resolve())),
+  };
+}
+
+export interface GraphAnswer {
+  status: number;
+  headers: Headers;
+  body: any;
+}
+
+/** A Graph API call with the double's token unless `token` says otherwise. */
+export async function graph(
+  api: LocalCloudApi,
+  method: 'GET' | 'POST',
+  path: string,
+  options: { json?: unknown; form?: FormData; token?: string | null; signal?: AbortSignal } = {},
+): Promise<GraphAnswer> {
+  const headers: Record<string, string> = {};
+  const token = options.token === undefined ? api.options.accessToken : options.token;
+  if (token !== null) headers.authorization = `Bearer ${token}`;
+  let body: string | FormData | undefined = options.form;
+  if (options.json !== undefined) {
+    headers['content-type'] = 'application/json';
+    body = JSON.stringify(options.json);
+  }
+  const answer = await fetch(`${api.url}${path}`, {
+    method,
+    headers,
+    ...(body === undefined ? {} : { body }),
+    ...(options.signal ? { signal: options.signal } : {}),
+  });
+  const text = await answer.text();
+  return {
+    status: answer.status,
+    headers: answer.headers,
+    body: text ? JSON.parse(text) : undefined,
+  };
+}
+
+/** A valid send of the text-only utility template to `to`. */
+export function billSend(to: string, extra: Record<string, unknown> = {}) {
+  return {
+    messaging_product: 'whatsapp',
+    recipient_type: 'individual',
+    to,
+    type: 'template',
+    template: {
+      name: 'pengingat_tagihan',
+      language: { code: 'id' },
+      components: [{ type: 'body', parameters: [{ type: 'text', text: 'Rp150.000' }] }],
+    },
+    ...extra,
+  };
+}
+
+/** Sends `body` to the double's phone number. */
+export function send(api: LocalCloudApi, body: unknown, options: { signal?: AbortSignal } = {}) {
+  return graph(api, 'POST', `/v23.0/${api.options.phoneNumberId}/messages`, {
+    json: body,
+    ...options,
+  });
+}
