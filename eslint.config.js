@@ -5,9 +5,12 @@ import importX from 'eslint-plugin-import-x';
 import reactHooks from 'eslint-plugin-react-hooks';
 import tseslint from 'typescript-eslint';
 
-/** Imports whose path matches `regex` (the subpath aliases of package.json, or node:) are refused. */
-const forbid = (regex, message) => ({
-  'no-restricted-imports': ['error', { patterns: [{ regex, message }, localApis] }],
+/**
+ * Imports whose path matches `regex` (the subpath aliases of package.json, or node:) are refused,
+ * and product code's imports of the local test doubles (`others`).
+ */
+const forbid = (regex, message, others = [localApis]) => ({
+  'no-restricted-imports': ['error', { patterns: [{ regex, message }, ...others] }],
 });
 
 /** The local test doubles of outside services are separate programs: product code never imports
@@ -56,6 +59,11 @@ export default tseslint.config(
   {
     files: ['client/**'],
     rules: forbid('^#server/', 'client/ never imports server/'),
+  },
+  {
+    // The server's tests run the local test doubles against it.
+    files: ['server/**/*.test.ts', 'server/test/**'],
+    rules: forbid('^#client/', 'server/ never imports client/', []),
   },
   {
     // Two layers: a service holds rules and queries and never reaches back into HTTP; a feature is

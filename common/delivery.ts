@@ -3,6 +3,9 @@
 import { text } from './text.ts';
 import { z } from './zod.ts';
 
+/** Where Meta posts the WhatsApp webhooks (the callback URL entered at Meta). */
+export const WEBHOOK_PATH = '/api/webhooks/whatsapp';
+
 export const DELIVERY_MODES = ['manual', 'cloud_api'] as const;
 export type DeliveryMode = (typeof DELIVERY_MODES)[number];
 

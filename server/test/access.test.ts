@@ -13,9 +13,10 @@ type Access = 'public' | 'user' | 'admin' | 'client';
 /**
  * none: no per-owner data; shared: the same for every signed-in user; self: the caller's own
  * account; own: only the caller's rows (another client's are 404); current-qr: a client gets only
- * the QR the settings name; file: public by its unguessable random name.
+ * the QR the settings name; file: public by its unguessable random name; signed: public, with
+ * its own credential in the request (the verify token, the body's signature; webhooks.test.ts).
  */
-type Ownership = 'none' | 'shared' | 'self' | 'own' | 'current-qr' | 'file';
+type Ownership = 'none' | 'shared' | 'self' | 'own' | 'current-qr' | 'file' | 'signed';
 
 const ROUTES: [method: string, url: string, access: Access, ownership: Ownership][] = [
   ['POST', '/api/auth/login', 'public', 'none'],
@@ -68,6 +69,8 @@ const ROUTES: [method: string, url: string, access: Access, ownership: Ownership
   ['GET', '/uploads/:name', 'public', 'file'],
   ['GET', '/api/admin/dashboard', 'admin', 'none'],
   ['GET', '/api/client/dashboard', 'client', 'own'],
+  ['GET', '/api/webhooks/whatsapp', 'public', 'signed'],
+  ['POST', '/api/webhooks/whatsapp', 'public', 'signed'],
   ['GET', '/api/health', 'public', 'none'],
   ['GET', '/api/docs', 'public', 'none'],
   // Last: it ends the session it is called with (the role check below calls it with each token).
@@ -396,7 +399,8 @@ describe('unknown fields', () => {
 describe('allowed roles', () => {
   // Last: these calls succeed and change data (B is deleted at the end).
   it('every route lets its own roles through (the table is not stricter than the server)', async () => {
-    for (const [method, url, access] of ROUTES) {
+    for (const [method, url, access, ownership] of ROUTES) {
+      if (ownership === 'signed') continue;
       const tokens =
         access === 'admin'
           ? [server.adminToken]

@@ -2,7 +2,7 @@
 // and the webhook address to enter at Meta.
 import { KeyRound } from 'lucide-react';
 import type { FieldErrors, UseFormRegister } from 'react-hook-form';
-import type { CloudApiSettings } from '#common/delivery.ts';
+import { WEBHOOK_PATH, type CloudApiSettings } from '#common/delivery.ts';
 import {
   Card,
   CardContent,
@@ -13,8 +13,6 @@ import {
 import { PasswordField } from '#client/components/ui/password-field.tsx';
 import { TextField } from '#client/components/ui/text-field.tsx';
 import type { DeliveryForm } from './delivery-form.ts';
-
-export const WEBHOOK_PATH = '/api/webhooks/whatsapp';
 
 const SECRETS = [
   { name: 'access_token', label: 'Access Token', id: 'cloud-access-token' },

@@ -1,0 +1,72 @@
+// Meta's calls to Sebar: the webhook handshake (GET) and signed status deliveries (POST). Both are
+// public: the verify token and the body's signature are the credentials.
+import { ErrorSchema } from '#common/auth.ts';
+import { WEBHOOK_PATH } from '#common/delivery.ts';
+import { z } from '#common/zod.ts';
+import type { App, AppContext } from '#server/app-context.ts';
+import { HttpError } from '#server/plugins/errors.ts';
+import {
+  BAD_SIGNATURE,
+  keepWebhookEvent,
+  signedByMeta,
+  verifySubscription,
+} from './webhooks.service.ts';
+
+const tags = ['webhooks'];
+
+const HandshakeSchema = z.object({
+  'hub.mode': z.string().optional(),
+  'hub.verify_token': z.string().optional(),
+  'hub.challenge': z.string().optional(),
+});
+
+const ReceivedSchema = z.object({ received: z.literal(true) });
+
+export function webhooksRoutes(app: App, { database, secrets }: AppContext) {
+  const { db } = database;
+  app.get(
+    WEBHOOK_PATH,
+    {
+      config: { access: 'public' },
+      schema: {
+        tags,
+        querystring: HandshakeSchema,
+        // The challenge, as plain text.
+        response: { 200: z.string(), 403: ErrorSchema },
+      },
+    },
+    async (request, reply) => {
+      const challenge = await verifySubscription(db, secrets, request.query);
+      if (challenge === null) throw new HttpError(403, 'Verify token webhook tidak cocok');
+      return reply.type('text/plain; charset=utf-8').send(challenge);
+    },
+  );
+  // The signature is over the bytes as sent, so this scope keeps JSON bodies raw.
+  void app.register(async (scope) => {
+    scope.addContentTypeParser('application/json', { parseAs: 'buffer' }, (_request, body, done) =>
+      done(null, body),
+    );
+    scope.post(
+      WEBHOOK_PATH,
+      // Meta's deliveries come in bursts from few addresses; unsigned ones are refused cheaply.
+      {
+        config: { access: 'public', rateLimit: false },
+        schema: { tags, response: { 200: ReceivedSchema, 401: ErrorSchema } },
+      },
+      async (request) => {
+        const raw = request.body as Buffer;
+        const signature = request.headers['x-hub-signature-256'];
+        if (!(await signedByMeta(db, secrets, raw, [signature].flat()[0]))) {
+          throw new HttpError(401, BAD_SIGNATURE);
+        }
+        try {
+          JSON.parse(raw.toString('utf8'));
+        } catch {
+          throw new HttpError(400, 'Isi webhook harus berupa JSON yang valid');
+        }
+        await keepWebhookEvent(db, raw);
+        return { received: true as const };
+      },
+    );
+  });
+}

@@ -1,0 +1,145 @@
+// The WhatsApp webhook under attack and in use: the handshake answers only the saved verify
+// token; a delivery is kept only when signed over its raw bytes with the app secret, once.
+import crypto from 'node:crypto';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startLocalCloudApi, type LocalCloudApi } from '#local-apis/cloud-api/server.ts';
+import { billSend, send } from '#local-apis/cloud-api/test-helpers.ts';
+import { startServer, type TestServer } from '#server/test/helpers.ts';
+import { expectCleanError, expectUnchanged } from '#server/test/spec.ts';
+
+let server: TestServer;
+let meta: LocalCloudApi;
+const PATH = '/api/webhooks/whatsapp';
+
+beforeAll(async () => {
+  server = await startServer();
+  meta = await startLocalCloudApi({
+    webhookUrl: `${server.url}${PATH}`,
+    recipientGapMs: 0,
+    statusDelayMs: 1,
+  });
+});
+afterAll(async () => {
+  await meta?.close();
+  await server?.close();
+});
+
+// The local Cloud API's defaults, entered in Sebar's settings below.
+const accessToken = 'local-access-token';
+const appSecret = 'local-app-secret';
+const verifyToken = 'local-verify-token';
+const phoneNumberId = '100200300400500';
+const businessAccountId = '900800700600500';
+
+const sign = (body: string, secret = appSecret) =>
+  `sha256=${crypto.createHmac('sha256', secret).update(body).digest('hex')}`;
+
+/** A status delivery as Meta posts it, spaced as Meta's own JSON is (not as JSON.stringify). */
+function statusBody(wamid: string, status: string) {
+  return `{"object": "whatsapp_business_account", "entry": [{"id": "${businessAccountId}", "changes": [{"field": "messages", "value": {"messaging_product": "whatsapp", "metadata": {"display_phone_number": "6281100000000", "phone_number_id": "${phoneNumberId}"}, "statuses": [{"id": "${wamid}", "status": "${status}", "timestamp": "1764300000", "recipient_id": "6281234567890"}]}}]}]}`;
+}
+
+const post = (body: string, signature?: string, headers: Record<string, string> = {}) =>
+  server.api('POST', PATH, {
+    raw: body,
+    headers: {
+      'content-type': 'application/json',
+      ...(signature ? { 'x-hub-signature-256': signature } : {}),
+      ...headers,
+    },
+  });
+const kept = () => server.database.db.selectFrom('webhook_events').selectAll().execute();
+
+describe('the WhatsApp webhook', () => {
+  it('refuses everything while no Cloud API settings are saved', async () => {
+    const body = statusBody('wamid.0', 'sent');
+    await expectUnchanged(server.database.db, async () => {
+      expectCleanError(await post(body, sign(body)), 401);
+      const handshake = await server.api(
+        'GET',
+        `${PATH}?hub.mode=subscribe&hub.verify_token=${verifyToken}&hub.challenge=42`,
+      );
+      expectCleanError(handshake, 403);
+    });
+  });
+
+  it('answers the handshake with the challenge only for the saved verify token', async () => {
+    const saved = await server.api('PUT', '/api/admin/delivery', {
+      token: server.adminToken,
+      body: {
+        mode: 'cloud_api',
+        cloud_api: {
+          graph_url: meta.url,
+          phone_number_id: phoneNumberId,
+          business_account_id: businessAccountId,
+          access_token: accessToken,
+          app_secret: appSecret,
+          verify_token: verifyToken,
+        },
+      },
+    });
+    expect(saved.status).toBe(200);
+    const right = await server.api(
+      'GET',
+      `${PATH}?hub.mode=subscribe&hub.verify_token=${verifyToken}&hub.challenge=1158201444`,
+    );
+    expect(right.status).toBe(200);
+    expect(right.headers.get('content-type')).toContain('text/plain');
+    expect(String(right.body)).toBe('1158201444');
+    for (const query of [
+      `hub.mode=subscribe&hub.verify_token=salah&hub.challenge=1`,
+      `hub.mode=unsubscribe&hub.verify_token=${verifyToken}&hub.challenge=1`,
+      `hub.mode=subscribe&hub.challenge=1`,
+    ]) {
+      expectCleanError(await server.api('GET', `${PATH}?${query}`), 403);
+    }
+    // The local Cloud API's own handshake, as Meta makes it when the URL is entered.
+    expect(await meta.verifyWebhook()).toBe(true);
+  });
+
+  it('refuses a missing, wrong or re-serialised signature with 401, keeping nothing', async () => {
+    const body = statusBody('wamid.1', 'delivered');
+    const reserialised = JSON.stringify(JSON.parse(body));
+    await expectUnchanged(server.database.db, async () => {
+      for (const signature of [
+        undefined,
+        'sha256=',
+        sign(body, 'rahasia-lain'),
+        sign(reserialised),
+        sign(body).replace('sha256=', 'sha1='),
+        `${sign(body)}00`,
+      ]) {
+        const answer = await post(body, signature);
+        expectCleanError(answer, 401);
+        expect(answer.body.detail).toBe('Tanda tangan webhook tidak valid');
+      }
+    });
+  });
+
+  it('keeps a signed delivery before answering 200, once however often it comes', async () => {
+    const body = statusBody('wamid.2', 'read');
+    const answers = await Promise.all([1, 2, 3].map(() => post(body, sign(body))));
+    expect(answers.map((answer) => answer.status)).toEqual([200, 200, 200]);
+    const rows = (await kept()).filter((row) => row.body === body);
+    expect(rows).toHaveLength(1);
+    expect(rows[0]!.processed_at).toBeNull();
+  });
+
+  it('refuses signed bytes that are not JSON with 400', async () => {
+    const body = '{"object": ';
+    await expectUnchanged(server.database.db, async () => {
+      expectCleanError(await post(body, sign(body)), 400);
+    });
+  });
+
+  it('takes every status the Cloud API posts, signed by its own implementation', async () => {
+    const before = (await kept()).length;
+    const sent = await send(meta, billSend('6281234567890'));
+    expect(sent.status).toBe(200);
+    await meta.settled();
+    const statuses = meta.webhooks.filter((hook) => hook.status !== 'error');
+    expect(statuses.length).toBeGreaterThanOrEqual(3);
+    expect(new Set(statuses.map((hook) => hook.status))).toEqual(new Set([200]));
+    expect((await kept()).length).toBe(before + new Set(statuses.map((h) => h.body)).size);
+  });
+});
