@@ -1,0 +1,32 @@
+// The list of codes: which are retried, final, or stop the engine.
+import { describe, expect, it } from 'vitest';
+import { errorMeaning, failedStatus } from './whatsapp-errors.ts';
+
+describe('WhatsApp error codes', () => {
+  it('count 131026 as no WhatsApp, and the other 13xxxx codes as failed', () => {
+    expect(failedStatus(131026)).toBe('no_wa');
+    for (const code of [131047, 131049, 132000, 132001, 135000]) {
+      expect(errorMeaning(code).handling, String(code)).toBe('failed');
+      expect(failedStatus(code)).toBe('failed');
+    }
+  });
+
+  it('retry rate limits, WhatsApp’s own trouble and no answer at all', () => {
+    for (const code of [130429, 131056, 131000, null]) {
+      expect(errorMeaning(code).handling, String(code)).toBe('retry');
+    }
+  });
+
+  it('pause on a restricted sender and stop on an invalid token', () => {
+    expect(errorMeaning(368).handling).toBe('pause');
+    expect(errorMeaning(131048).handling).toBe('pause');
+    expect(errorMeaning(190).handling).toBe('stop');
+  });
+
+  it('say each in Indonesian, to the admin and to the client', () => {
+    expect(errorMeaning(131026).reason).toBe(
+      'Nomor tidak terdaftar di WhatsApp atau tidak dapat menerima pesan',
+    );
+    expect(errorMeaning(135000).meaning).toBe('Ditolak WhatsApp (kode 135000)');
+  });
+});

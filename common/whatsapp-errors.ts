@@ -1,0 +1,135 @@
+// What a WhatsApp Cloud API error code means for Sebar: what happens to the number (retry it,
+// count it as failed or as having no WhatsApp), what the engine does (go on, pause, stop), and the
+// words the admin (`meaning`) and the client (`reason`) read.
+import type { NumberStatus } from './blasts.ts';
+
+/**
+ * retry: transient, the number is sent again later; failed / no_wa: final for the number;
+ * pause: the sender is restricted, sending waits; stop: the credentials are wrong, the admin acts.
+ */
+export type ErrorHandling = 'retry' | 'failed' | 'no_wa' | 'pause' | 'stop';
+
+export interface ErrorMeaning {
+  handling: ErrorHandling;
+  /** For the admin's queue screen. */
+  meaning: string;
+  /** For the client, beside the number. */
+  reason: string;
+}
+
+const SENDER_PROBLEM = 'Pengiriman dari nomor pengirim sedang dibatasi; akan dicoba lagi';
+
+const CODES: Record<number, ErrorMeaning> = {
+  131026: {
+    handling: 'no_wa',
+    meaning: 'Tidak terkirim: nomor tidak terdaftar di WhatsApp atau tidak dapat menerima pesan',
+    reason: 'Nomor tidak terdaftar di WhatsApp atau tidak dapat menerima pesan',
+  },
+  131047: {
+    handling: 'failed',
+    meaning: 'Lebih dari 24 jam sejak penerima terakhir membalas',
+    reason: 'Penerima belum membalas dalam 24 jam terakhir',
+  },
+  131049: {
+    handling: 'failed',
+    meaning: 'Ditahan Meta untuk menjaga keterlibatan penerima (terlalu banyak pesan marketing)',
+    reason: 'WhatsApp menahan pesan ini agar penerima tidak menerima terlalu banyak promosi',
+  },
+  131050: {
+    handling: 'failed',
+    meaning: 'Penerima berhenti menerima pesan marketing dari bisnis ini',
+    reason: 'Penerima memilih berhenti menerima pesan promosi',
+  },
+  131051: {
+    handling: 'failed',
+    meaning: 'Jenis pesan tidak didukung',
+    reason: 'Jenis pesan tidak didukung',
+  },
+  131053: {
+    handling: 'failed',
+    meaning: 'Media gagal diunggah atau dibaca WhatsApp',
+    reason: 'Gambar tidak dapat dikirim',
+  },
+  132000: {
+    handling: 'failed',
+    meaning: 'Jumlah parameter template tidak sesuai',
+    reason: 'Isi pesan tidak sesuai template',
+  },
+  132001: {
+    handling: 'failed',
+    meaning: 'Template tidak ada atau belum disetujui untuk bahasa ini',
+    reason: 'Template pesan tidak tersedia',
+  },
+  132012: {
+    handling: 'failed',
+    meaning: 'Format parameter template tidak sesuai',
+    reason: 'Isi pesan tidak sesuai template',
+  },
+  132018: {
+    handling: 'failed',
+    meaning: 'Parameter template berisi baris baru, tab atau lebih dari 4 spasi berurutan',
+    reason: 'Isi pesan tidak sesuai template',
+  },
+  130429: {
+    handling: 'retry',
+    meaning: 'Batas kecepatan kirim nomor pengirim tercapai',
+    reason: 'Menunggu giliran kirim',
+  },
+  131056: {
+    handling: 'retry',
+    meaning: 'Terlalu banyak pesan ke penerima yang sama dalam waktu singkat',
+    reason: 'Menunggu giliran kirim',
+  },
+  131000: {
+    handling: 'retry',
+    meaning: 'Kesalahan di WhatsApp (something went wrong)',
+    reason: 'Gangguan sementara di WhatsApp; akan dicoba lagi',
+  },
+  131016: {
+    handling: 'retry',
+    meaning: 'Layanan WhatsApp sedang kelebihan beban',
+    reason: 'Gangguan sementara di WhatsApp; akan dicoba lagi',
+  },
+  368: {
+    handling: 'pause',
+    meaning: 'Akun pengirim diblokir sementara karena pelanggaran kebijakan',
+    reason: SENDER_PROBLEM,
+  },
+  131048: {
+    handling: 'pause',
+    meaning: 'Batas spam tercapai: pengiriman dari nomor ini dibatasi',
+    reason: SENDER_PROBLEM,
+  },
+  190: {
+    handling: 'stop',
+    meaning: 'Access token tidak valid atau sudah kedaluwarsa',
+    reason: 'Pengiriman tertunda karena pengaturan akun WhatsApp; admin sedang menanganinya',
+  },
+};
+
+const TRANSIENT: ErrorMeaning = {
+  handling: 'retry',
+  meaning: 'WhatsApp tidak menjawab atau sedang gangguan',
+  reason: 'Gangguan sementara di WhatsApp; akan dicoba lagi',
+};
+
+/**
+ * The meaning of Meta's error `code` (null: no answer, a timeout or an HTTP error without one).
+ * A 13xxxx code not listed is final for the number; anything else unknown is retried.
+ */
+export function errorMeaning(code: number | null): ErrorMeaning {
+  if (code !== null && CODES[code]) return CODES[code];
+  if (code !== null && code >= 130000 && code < 140000) {
+    return {
+      handling: 'failed',
+      meaning: `Ditolak WhatsApp (kode ${code})`,
+      reason: 'Pesan ditolak WhatsApp',
+    };
+  }
+  return TRANSIENT;
+}
+
+/** The number's status once its message failed with `code`. */
+export function failedStatus(code: number | null): Extract<NumberStatus, 'failed' | 'no_wa'> {
+  return errorMeaning(code).handling === 'no_wa' ? 'no_wa' : 'failed';
+}
