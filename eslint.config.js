@@ -58,6 +58,16 @@ export default tseslint.config(
     rules: forbid('^#server/', 'client/ never imports server/'),
   },
   {
+    // Server tests are not product code: they start the local doubles in process (decision 200).
+    files: ['server/**/*.test.ts', 'server/test/**'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        { patterns: [{ regex: '^#client/', message: 'server/ never imports client/' }] },
+      ],
+    },
+  },
+  {
     // Two layers: a service holds rules and queries and never reaches back into HTTP; a feature is
     // shared by pages and never imports one.
     files: ['server/**', 'client/**'],

@@ -16,6 +16,7 @@ import { contactsRoutes } from './modules/contacts/contacts.routes.ts';
 import { dashboardRoutes } from './modules/dashboard/dashboard.routes.ts';
 import { deliveryRoutes } from './modules/delivery/delivery.routes.ts';
 import { loadSecretBox } from './modules/delivery/secret-box.ts';
+import { templatesRoutes } from './modules/delivery/templates.routes.ts';
 import { healthRoutes } from './modules/health/health.routes.ts';
 import { notesRoutes } from './modules/notes/notes.routes.ts';
 import { pointsRoutes } from './modules/points/points.routes.ts';
@@ -48,6 +49,7 @@ export const MODULES = [
   uploadsRoutes,
   dashboardRoutes,
   deliveryRoutes,
+  templatesRoutes,
   healthRoutes,
 ];
 
