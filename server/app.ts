@@ -17,6 +17,7 @@ import { dashboardRoutes } from './modules/dashboard/dashboard.routes.ts';
 import { deliveryRoutes } from './modules/delivery/delivery.routes.ts';
 import { loadSecretBox } from './modules/delivery/secret-box.ts';
 import { webhooksRoutes } from './modules/delivery/webhooks.routes.ts';
+import { templatesRoutes } from './modules/delivery/templates.routes.ts';
 import { healthRoutes } from './modules/health/health.routes.ts';
 import { notesRoutes } from './modules/notes/notes.routes.ts';
 import { pointsRoutes } from './modules/points/points.routes.ts';
@@ -50,6 +51,7 @@ export const MODULES = [
   dashboardRoutes,
   deliveryRoutes,
   webhooksRoutes,
+  templatesRoutes,
   healthRoutes,
 ];
 

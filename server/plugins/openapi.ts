@@ -28,6 +28,7 @@ export const ERROR_STATUSES: Readonly<Record<number, string>> = {
   422: 'Data tidak valid; `errors` menyebut field dan pesannya',
   429: 'Terlalu banyak permintaan; header Retry-After menyebut berapa detik menunggu',
   500: 'Kesalahan pada server',
+  502: 'Layanan luar (WhatsApp Cloud API) gagal atau menolak permintaan; `detail` menyebut sebabnya',
 };
 
 /** Methods whose body Fastify reads: each can be malformed, too large or of another type. */

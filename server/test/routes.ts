@@ -153,6 +153,8 @@ export function pathFor(url: string, fx: Fixtures): string {
     ['/api/admin/blast-requests/:id', fx.blastId],
     ['/api/client/blast-requests/:id', fx.blastId],
     ['/api/admin/qr-data/:filename', fx.qrName],
+    // No template is synced in the fixtures (no Cloud API): the route answers 404 for it.
+    ['/api/admin/delivery/templates/:id', '1029384756000001'],
     ['/uploads/:name', fx.imageName],
   ];
   if (!url.includes(':')) return url;
@@ -206,6 +208,9 @@ export function exampleBody(
       };
     case 'PUT /api/admin/delivery':
       return { body: { mode: 'manual', cloud_api: { messages_per_second: 30 } } };
+    // Switching off: allowed for any template, whatever its status.
+    case 'PUT /api/admin/delivery/templates/:id':
+      return { body: { enabled: false } };
     case 'POST /api/admin/pricing':
       return {
         body: { tier_name: 'Besar', min_points: 5000, max_points: 9000, price_per_point: 80 },

@@ -30,6 +30,33 @@ export class GraphError extends Error {
   }
 }
 
+/**
+ * What a failed Graph API call means for the admin, in Indonesian: the one place for these
+ * messages (Tes Koneksi, template sync).
+ */
+export function graphProblem(error: GraphError, graphUrl: string): string {
+  if (error.kind === 'timeout')
+    return `Graph API di ${graphUrl} tidak menjawab dalam ${GRAPH_TIMEOUT_MS / 1000} detik`;
+  if (error.kind === 'network') return `Graph API di ${graphUrl} tidak dapat dihubungi`;
+  const detail = ` (kode ${error.code ?? error.status}: ${error.message})`;
+  switch (error.code) {
+    case 190:
+      return `Access token tidak valid atau sudah kedaluwarsa${detail}`;
+    case 100:
+    case 803:
+      return `Phone Number ID atau WhatsApp Business Account ID tidak ditemukan untuk token ini${detail}`;
+    case 10:
+    case 200:
+      return `Token tidak memiliki izin WhatsApp yang dibutuhkan${detail}`;
+    case 4:
+    case 80007:
+    case 130429:
+      return `Batas permintaan Graph API tercapai, coba lagi sebentar lagi${detail}`;
+    default:
+      return `Graph API menolak permintaan${detail}`;
+  }
+}
+
 interface GraphErrorBody {
   error?: { message?: string; code?: number; error_user_title?: string; type?: string };
 }

@@ -16,6 +16,7 @@ import { recordAudit } from '#server/modules/audit/audit.service.ts';
 import { HttpError } from '#server/plugins/errors.ts';
 import {
   GraphError,
+  graphProblem,
   readPhoneNumber,
   readTemplates,
   type CloudApiCredentials,
@@ -146,29 +147,6 @@ export async function checkConnection(db: Db, box: SecretBox): Promise<Connectio
     };
   } catch (error) {
     if (!(error instanceof GraphError)) throw error;
-    return failed(connectionProblem(error, credentials.graph_url));
-  }
-}
-
-/** What a failed check means for the admin, in Indonesian. */
-function connectionProblem(error: GraphError, graphUrl: string): string {
-  if (error.kind === 'timeout') return `Graph API di ${graphUrl} tidak menjawab dalam 10 detik`;
-  if (error.kind === 'network') return `Graph API di ${graphUrl} tidak dapat dihubungi`;
-  const detail = ` (kode ${error.code ?? error.status}: ${error.message})`;
-  switch (error.code) {
-    case 190:
-      return `Access token tidak valid atau sudah kedaluwarsa${detail}`;
-    case 100:
-    case 803:
-      return `Phone Number ID atau WhatsApp Business Account ID tidak ditemukan untuk token ini${detail}`;
-    case 10:
-    case 200:
-      return `Token tidak memiliki izin WhatsApp yang dibutuhkan${detail}`;
-    case 4:
-    case 80007:
-    case 130429:
-      return `Batas permintaan Graph API tercapai, coba lagi sebentar lagi${detail}`;
-    default:
-      return `Graph API menolak permintaan${detail}`;
+    return failed(graphProblem(error, credentials.graph_url));
   }
 }

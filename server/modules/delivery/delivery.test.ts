@@ -2,6 +2,7 @@
 // Cloud API mode refused while incomplete, and what 'Tes Koneksi' says when it cannot connect.
 import net from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startLocalCloudApi } from '#local-apis/cloud-api/server.ts';
 import { startServer, type TestServer } from '#server/test/helpers.ts';
 import { expectCleanError, expectUnchanged } from '#server/test/spec.ts';
 import { readDelivery } from './delivery.service.ts';
@@ -174,6 +175,41 @@ describe('delivery settings', () => {
       display_phone_number: null,
       verified_name: null,
     });
+  });
+
+  it('Tes Koneksi reaches the local Cloud API and names its number', async () => {
+    const double = await startLocalCloudApi();
+    try {
+      const o = double.options;
+      const local = {
+        graph_url: double.url,
+        phone_number_id: o.phoneNumberId,
+        business_account_id: o.businessAccountId,
+        access_token: o.accessToken,
+        app_secret: o.appSecret,
+        verify_token: o.verifyToken,
+      };
+      expect((await put({ mode: 'cloud_api', cloud_api: local })).status).toBe(200);
+      const answer = await server.api('POST', '/api/admin/delivery/test', { token: admin });
+      expect(answer.body).toEqual({
+        ok: true,
+        message: 'Terhubung ke WhatsApp Cloud API: 62 811-0000-0000 (Sebar Lokal)',
+        display_phone_number: '62 811-0000-0000',
+        verified_name: 'Sebar Lokal',
+      });
+
+      await put({ mode: 'cloud_api', cloud_api: { ...local, access_token: 'token-salah' } });
+      const refused = await server.api('POST', '/api/admin/delivery/test', { token: admin });
+      expect(refused.body).toEqual({
+        ok: false,
+        message:
+          'Access token tidak valid atau sudah kedaluwarsa (kode 190: Invalid OAuth access token - Cannot parse access token)',
+        display_phone_number: null,
+        verified_name: null,
+      });
+    } finally {
+      await double.close();
+    }
   });
 
   it('switches back to manual, keeping the Cloud API settings for later', async () => {

@@ -1,5 +1,5 @@
 // Pengiriman (/delivery): how blasts are delivered (by hand, or through the WhatsApp Cloud API),
-// the Cloud API's settings and 'Tes Koneksi'.
+// the Cloud API's settings and 'Tes Koneksi', and the message templates clients may send with.
 import { zodResolver } from '@hookform/resolvers/zod';
 import { PlugZap, Save, Send } from 'lucide-react';
 import type { FormEvent } from 'react';
@@ -28,6 +28,7 @@ import {
   deliveryFormValues,
   type DeliveryForm,
 } from '#client/features/delivery/delivery-form.ts';
+import { TemplatesCard } from '#client/features/delivery/templates-card.tsx';
 import { failureText } from '#client/lib/api-client.ts';
 import { useLoadErrorToast } from '#client/app/admin/feedback.ts';
 
@@ -172,7 +173,10 @@ export default function AdminDeliveryPage() {
           </Button>
         </div>
       ) : (
-        <DeliveryFormView settings={delivery.data} />
+        <div className="grid gap-6">
+          <DeliveryFormView settings={delivery.data} />
+          <TemplatesCard />
+        </div>
       )}
     </div>
   );

@@ -1,0 +1,30 @@
+// The 'Aktif' switch of one template: only an approved template can be offered to clients.
+import { APPROVED, type Template } from '#common/templates.ts';
+import { Switch } from '#client/components/ui/switch.tsx';
+import { toastError, toastSuccess } from '#client/components/ui/toast.ts';
+import { failureText } from '#client/lib/api-client.ts';
+import { useSetTemplateEnabled } from './templates-api.ts';
+
+export function TemplateSwitch({ template }: { template: Template }) {
+  const save = useSetTemplateEnabled();
+  const change = async (enabled: boolean) => {
+    try {
+      await save.mutateAsync({ id: template.id, enabled });
+      toastSuccess(
+        enabled
+          ? `Template ${template.name} diaktifkan untuk klien`
+          : `Template ${template.name} dinonaktifkan`,
+      );
+    } catch (error) {
+      toastError(failureText(error, 'Gagal mengubah template'));
+    }
+  };
+  return (
+    <Switch
+      aria-label={`Aktifkan template ${template.name}`}
+      checked={template.enabled}
+      disabled={template.status !== APPROVED || save.isPending}
+      onCheckedChange={(enabled) => void change(enabled)}
+    />
+  );
+}

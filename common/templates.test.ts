@@ -1,0 +1,137 @@
+// How Meta's template components read: header, body, footer, the body's placeholders with their
+// examples; the text a recipient reads; and the rules a parameter's value must meet.
+import { describe, expect, it } from 'vitest';
+import {
+  MAX_BODY_ONLY_PARAMETER_LENGTH,
+  MAX_PARAMETER_LENGTH,
+  parameterLimit,
+  placeholders,
+  renderTemplate,
+  templateParameterProblem,
+  templateStatusLabel,
+  templateView,
+} from './templates.ts';
+
+const base = { id: '1', name: 't', language: 'id', status: 'APPROVED', category: 'MARKETING' };
+
+describe('templateView', () => {
+  it('reads an image header, a positional body with its examples, no footer', () => {
+    const view = templateView({
+      ...base,
+      components: [
+        { type: 'HEADER', format: 'IMAGE', example: { header_handle: ['https://x/y.jpg'] } },
+        {
+          type: 'BODY',
+          text: 'Halo {{1}}, nikmati diskon {{2}} untuk semua produk bulan ini!',
+          example: { body_text: [['Budi', '20%']] },
+        },
+      ],
+    });
+    expect(view).toEqual({
+      ...base,
+      header: { format: 'IMAGE' },
+      body: 'Halo {{1}}, nikmati diskon {{2}} untuk semua produk bulan ini!',
+      footer: null,
+      parameters: [
+        { name: '1', example: 'Budi' },
+        { name: '2', example: '20%' },
+      ],
+    });
+  });
+
+  it('reads named parameters, a text header and a footer', () => {
+    const view = templateView({
+      ...base,
+      components: [
+        { type: 'HEADER', format: 'TEXT', text: 'Selamat datang' },
+        {
+          type: 'BODY',
+          text: 'Halo {{nama}}, pesanan {{nomor}} siap. Terima kasih, {{nama}}!',
+          example: { body_text_named_params: [{ param_name: 'nama', example: 'Siti' }] },
+        },
+        { type: 'FOOTER', text: 'Toko Sebar' },
+        { type: 'BUTTONS', buttons: [{ type: 'QUICK_REPLY', text: 'Oke' }] },
+      ],
+    });
+    expect(view.header).toEqual({ format: 'TEXT', text: 'Selamat datang' });
+    expect(view.footer).toBe('Toko Sebar');
+    // Each placeholder once, in order; one without an example has none.
+    expect(view.parameters).toEqual([
+      { name: 'nama', example: 'Siti' },
+      { name: 'nomor', example: null },
+    ]);
+  });
+
+  it('copes with components Meta never sends: missing, not a list, odd entries', () => {
+    for (const components of [undefined, null, 'x', [null, 3, { type: 'BODY' }]]) {
+      expect(templateView({ ...base, components })).toMatchObject({
+        header: null,
+        body: '',
+        footer: null,
+        parameters: [],
+      });
+    }
+  });
+});
+
+describe('placeholders and renderTemplate', () => {
+  it('finds each placeholder once, spaces inside the braces allowed', () => {
+    expect(placeholders('{{1}} {{ 2 }} {{1}} {{nama_depan}} {x} {{}}')).toEqual([
+      '1',
+      '2',
+      'nama_depan',
+    ]);
+  });
+
+  it('fills every occurrence and leaves an unfilled placeholder as written', () => {
+    expect(renderTemplate('Halo {{1}}, diskon {{2}}. Sampai jumpa {{1}}!', { 1: 'Budi' })).toBe(
+      'Halo Budi, diskon {{2}}. Sampai jumpa Budi!',
+    );
+    expect(renderTemplate('Halo {{nama}}', { nama: '$& {{1}}' })).toBe('Halo $& {{1}}');
+    expect(renderTemplate('Halo {{constructor}}', {})).toBe('Halo {{constructor}}');
+  });
+});
+
+describe('templateParameterProblem', () => {
+  it('accepts ordinary text, four spaces in a row and exactly the limit', () => {
+    expect(templateParameterProblem('Budi Santoso')).toBeNull();
+    expect(templateParameterProblem('a    b')).toBeNull();
+    expect(templateParameterProblem('x'.repeat(MAX_PARAMETER_LENGTH))).toBeNull();
+    // Characters, not UTF-16 units: an emoji counts once.
+    expect(templateParameterProblem('😀'.repeat(MAX_PARAMETER_LENGTH))).toBeNull();
+  });
+
+  it('says in Indonesian what Meta would refuse', () => {
+    expect(templateParameterProblem('')).toBe('Parameter tidak boleh kosong');
+    expect(templateParameterProblem('  ')).toBe('Parameter tidak boleh kosong');
+    expect(templateParameterProblem('x'.repeat(MAX_PARAMETER_LENGTH + 1))).toBe(
+      'Parameter maksimal 1024 karakter',
+    );
+    for (const value of ['a\nb', 'a\r\nb', 'a\tb']) {
+      expect(templateParameterProblem(value)).toBe(
+        'Parameter tidak boleh berisi baris baru atau tab',
+      );
+    }
+    expect(templateParameterProblem('a     b')).toBe(
+      'Parameter tidak boleh berisi lebih dari 4 spasi berturut-turut',
+    );
+  });
+
+  it('allows longer parameters when the body is the template’s only component', () => {
+    const bodyOnly = templateView({ ...base, components: [{ type: 'BODY', text: '{{1}}' }] });
+    expect(parameterLimit(bodyOnly)).toBe(MAX_BODY_ONLY_PARAMETER_LENGTH);
+    expect(parameterLimit({ header: null, footer: 'Toko' })).toBe(MAX_PARAMETER_LENGTH);
+    expect(templateParameterProblem('x'.repeat(2000), parameterLimit(bodyOnly))).toBeNull();
+  });
+});
+
+describe('templateStatusLabel', () => {
+  it('names Meta’s statuses in Indonesian and shows an unknown one as it is', () => {
+    expect(['APPROVED', 'PENDING', 'REJECTED', 'IN_APPEAL'].map(templateStatusLabel)).toEqual([
+      'Disetujui',
+      'Menunggu',
+      'Ditolak',
+      'IN_APPEAL',
+    ]);
+  });
+});

@@ -1,0 +1,107 @@
+// 'Template Pesan' on Pengiriman in Chromium, against the local Cloud API: the empty list, a
+// refused sync, the synced templates with their statuses, and a template enabled for clients.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startLocalCloudApi, type LocalCloudApi } from '#local-apis/cloud-api/server.ts';
+import { DEFAULT_TEMPLATES } from '#local-apis/cloud-api/templates.ts';
+import { startE2E, type E2E, type Page } from './helpers.ts';
+import {
+  adminApi,
+  adminPage,
+  clientApi,
+  dismissToasts,
+  expectNoSidewaysScroll,
+  expectToast,
+  shot,
+} from './admin-seed.ts';
+
+let e2e: E2E;
+let double: LocalCloudApi;
+let page: Page;
+
+beforeAll(async () => {
+  e2e = await startE2E();
+  double = await startLocalCloudApi({ templates: structuredClone(DEFAULT_TEMPLATES) });
+  page = await adminPage(e2e, '/delivery');
+});
+afterAll(async () => {
+  await e2e?.close();
+  await double?.close();
+});
+
+const row = (name: string) => page.getByRole('row').filter({ hasText: name });
+const toggle = (name: string) => page.getByRole('switch', { name: `Aktifkan template ${name}` });
+
+describe('Template Pesan', () => {
+  it('starts empty and says how to fill it', async () => {
+    await page.getByRole('heading', { name: 'Template Pesan' }).waitFor();
+    await page.getByText('Belum ada template. Klik Sinkronkan Template.').waitFor();
+  });
+
+  it('shows the server’s reason when the sync cannot run', async () => {
+    await page.getByRole('button', { name: 'Sinkronkan Template' }).click();
+    await expectToast(
+      page,
+      'Gagal menyinkronkan template: Mode Cloud API belum dapat dipakai: Phone Number ID',
+      { variant: 'destructive' },
+    );
+    await dismissToasts(page);
+  });
+
+  it('syncs the business account’s templates with their status and parameters', async () => {
+    const o = double.options;
+    await adminApi(e2e.server, 'PUT', '/api/admin/delivery', {
+      mode: 'cloud_api',
+      cloud_api: {
+        graph_url: double.url,
+        phone_number_id: o.phoneNumberId,
+        business_account_id: o.businessAccountId,
+        access_token: o.accessToken,
+        app_secret: o.appSecret,
+        verify_token: o.verifyToken,
+      },
+    });
+    await page.getByRole('button', { name: 'Sinkronkan Template' }).click();
+    await expectToast(page, 'Template berhasil disinkronkan', { variant: 'success' });
+    await row('promo_bulanan').waitFor();
+    expect(await page.getByRole('switch').count()).toBe(6);
+    const cells = async (name: string) =>
+      (await row(name).getByRole('cell').allTextContents()).map((text) => text.trim());
+    expect(await cells('promo_bulanan')).toEqual([
+      'promo_bulanan',
+      'id',
+      'MARKETING',
+      'Disetujui',
+      '2',
+      '',
+    ]);
+    expect((await cells('info_pengiriman'))[3]).toBe('Menunggu');
+    expect((await cells('undian_berhadiah'))[3]).toBe('Ditolak');
+    // Only an approved template can be switched on.
+    expect(await toggle('info_pengiriman').isDisabled()).toBe(true);
+    expect(await toggle('undian_berhadiah').isDisabled()).toBe(true);
+    expect(await toggle('promo_bulanan').isDisabled()).toBe(false);
+    await dismissToasts(page);
+  });
+
+  it('enables a template, which clients then get', async () => {
+    await toggle('promo_bulanan').click();
+    await expectToast(page, 'Template promo_bulanan diaktifkan untuk klien', {
+      variant: 'success',
+    });
+    expect(await toggle('promo_bulanan').getAttribute('aria-checked')).toBe('true');
+    const client = await e2e.server.createClient({ username: 'pemakai-template' });
+    const offered = await clientApi(e2e.server, client, 'GET', '/api/client/templates');
+    expect(offered.map((t: { name: string }) => t.name)).toEqual(['promo_bulanan']);
+    await dismissToasts(page);
+    await page.getByRole('heading', { name: 'Template Pesan' }).scrollIntoViewIfNeeded();
+    await shot(page, 'admin-templates-desktop');
+  });
+
+  it('works at phone width', async () => {
+    const phone = await adminPage(e2e, '/delivery', 'phone');
+    await phone.getByRole('switch', { name: 'Aktifkan template promo_bulanan' }).waitFor();
+    await expectNoSidewaysScroll(phone);
+    await shot(phone, 'admin-templates-phone');
+    await phone.close();
+  });
+});

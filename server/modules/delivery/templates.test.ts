@@ -1,0 +1,212 @@
+// The message templates over HTTP against the local Cloud API: the sync mirrors the business
+// account's templates (keeping what the admin enabled, dropping what Meta no longer has), only an
+// approved template can be enabled, and clients see only the enabled, approved ones.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startLocalCloudApi, type LocalCloudApi } from '#local-apis/cloud-api/server.ts';
+import { DEFAULT_TEMPLATES, type MessageTemplate } from '#local-apis/cloud-api/templates.ts';
+import { startServer, type TestServer } from '#server/test/helpers.ts';
+import { expectCleanError, expectUnchanged } from '#server/test/spec.ts';
+
+let server: TestServer;
+let double: LocalCloudApi;
+let admin = '';
+let client = '';
+beforeAll(async () => {
+  server = await startServer({ secretKey: 'templates-test-key-0123456789' });
+  admin = server.adminToken;
+  client = (await server.createClient()).token;
+  // A copy: the tests change the set the double answers.
+  double = await startLocalCloudApi({ templates: structuredClone(DEFAULT_TEMPLATES) });
+});
+afterAll(async () => {
+  await server?.close();
+  await double?.close();
+});
+
+/** Points Sebar's delivery settings at `api` (its ids), with `token` as the access token. */
+async function pointAt(api: LocalCloudApi, token = api.options.accessToken) {
+  const answer = await server.api('PUT', '/api/admin/delivery', {
+    token: admin,
+    body: {
+      mode: 'cloud_api',
+      cloud_api: {
+        graph_url: api.url,
+        phone_number_id: api.options.phoneNumberId,
+        business_account_id: api.options.businessAccountId,
+        access_token: token,
+        app_secret: api.options.appSecret,
+        verify_token: api.options.verifyToken,
+      },
+    },
+  });
+  expect(answer.status, JSON.stringify(answer.body)).toBe(200);
+}
+
+const sync = (token = admin) => server.api('POST', '/api/admin/delivery/templates/sync', { token });
+const enable = (id: string, enabled: boolean, token = admin) =>
+  server.api('PUT', `/api/admin/delivery/templates/${id}`, { token, body: { enabled } });
+const idOf = (name: string) => DEFAULT_TEMPLATES.find((t) => t.name === name)!.id;
+const names = (list: { name: string }[]) => list.map((t) => t.name);
+
+describe('template sync', () => {
+  it('says what is missing while the Cloud API settings are incomplete, changing nothing', async () => {
+    await expectUnchanged(server.database.db, async () => {
+      const answer = await sync();
+      expectCleanError(answer, 422);
+      expect(answer.body.detail).toBe(
+        'Mode Cloud API belum dapat dipakai: Phone Number ID, WhatsApp Business Account ID, Access token, App secret, Verify token harus diisi',
+      );
+    });
+  });
+
+  it('lists every template of the business account, read from its components', async () => {
+    await pointAt(double);
+    const answer = await sync();
+    expect(answer.status, JSON.stringify(answer.body)).toBe(200);
+    expect(names(answer.body)).toEqual([
+      'info_pengiriman',
+      'konfirmasi_kehadiran',
+      'pengingat_tagihan',
+      'promo_bulanan',
+      'sapaan_pelanggan',
+      'undian_berhadiah',
+    ]);
+    const byName = Object.fromEntries(answer.body.map((t: { name: string }) => [t.name, t]));
+    expect(byName.promo_bulanan).toEqual({
+      id: '1029384756000001',
+      name: 'promo_bulanan',
+      language: 'id',
+      status: 'APPROVED',
+      category: 'MARKETING',
+      enabled: false,
+      header: { format: 'IMAGE' },
+      body: 'Halo {{1}}, nikmati diskon {{2}} untuk semua produk bulan ini!',
+      footer: null,
+      parameters: [
+        { name: '1', example: 'Budi' },
+        { name: '2', example: '20%' },
+      ],
+    });
+    expect(byName.sapaan_pelanggan.parameters).toEqual([{ name: 'nama', example: 'Siti' }]);
+    expect(byName.konfirmasi_kehadiran.footer).toBe('Balas dengan menekan salah satu tombol');
+    expect(byName.undian_berhadiah).toMatchObject({ status: 'REJECTED', parameters: [] });
+    const list = await server.api('GET', '/api/admin/delivery/templates', { token: admin });
+    expect(list.body).toEqual(answer.body);
+  });
+
+  it('enables an approved template for clients, audited', async () => {
+    const answer = await enable(idOf('promo_bulanan'), true);
+    expect(answer.status).toBe(200);
+    expect(answer.body).toMatchObject({ name: 'promo_bulanan', enabled: true });
+    expect((await enable(idOf('konfirmasi_kehadiran'), true)).status).toBe(200);
+    const audit = await server.database.db
+      .selectFrom('audit_log')
+      .select(['action', 'target_id', 'after_json'])
+      .where('action', '=', 'template.enable')
+      .execute();
+    expect(audit.map((a) => a.target_id).sort()).toEqual([
+      idOf('promo_bulanan'),
+      idOf('konfirmasi_kehadiran'),
+    ]);
+  });
+
+  it('refuses to enable a template Meta has not approved, and an unknown one; nothing changes', async () => {
+    await expectUnchanged(server.database.db, async () => {
+      const pending = await enable(idOf('info_pengiriman'), true);
+      expectCleanError(pending, 422);
+      expect(pending.body.detail).toBe(
+        'Template info_pengiriman belum disetujui Meta (status: Menunggu), jadi belum dapat diaktifkan',
+      );
+      const rejected = await enable(idOf('undian_berhadiah'), true);
+      expectCleanError(rejected, 422);
+      const unknown = await enable('999', true);
+      expectCleanError(unknown, 404);
+      expect(unknown.body.detail).toBe('Template tidak ditemukan');
+      expectCleanError(
+        await server.api('PUT', `/api/admin/delivery/templates/${idOf('promo_bulanan')}`, {
+          token: admin,
+          body: { enabled: 'ya' },
+        }),
+        422,
+      );
+    });
+  });
+
+  it('offers clients only the enabled, approved templates, without the admin’s switch', async () => {
+    const answer = await server.api('GET', '/api/client/templates', { token: client });
+    expect(answer.status).toBe(200);
+    expect(names(answer.body)).toEqual(['konfirmasi_kehadiran', 'promo_bulanan']);
+    expect(answer.body[1]).not.toHaveProperty('enabled');
+    expect(answer.body[1].parameters).toHaveLength(2);
+  });
+
+  it('a re-sync keeps what was enabled, drops what Meta removed, never offers an unapproved one', async () => {
+    const templates = double.options.templates;
+    const promo = templates.find((t) => t.name === 'promo_bulanan')!;
+    promo.status = 'PAUSED';
+    double.options.templates = templates.filter((t) => t.name !== 'konfirmasi_kehadiran');
+    const answer = await sync();
+    expect(answer.status).toBe(200);
+    expect(names(answer.body)).not.toContain('konfirmasi_kehadiran');
+    expect(answer.body.find((t: { name: string }) => t.name === 'promo_bulanan')).toMatchObject({
+      status: 'PAUSED',
+      enabled: true,
+    });
+    const offered = await server.api('GET', '/api/client/templates', { token: client });
+    expect(offered.body).toEqual([]);
+    // Approved again at Meta: offered again, as the admin left it.
+    promo.status = 'APPROVED';
+    expect((await sync()).status).toBe(200);
+    const again = await server.api('GET', '/api/client/templates', { token: client });
+    expect(names(again.body)).toEqual(['promo_bulanan']);
+  });
+
+  it('reads every page of a large account', async () => {
+    const many: MessageTemplate[] = Array.from({ length: 130 }, (_, i) => ({
+      ...structuredClone(DEFAULT_TEMPLATES[1]!),
+      id: String(5_000_000 + i),
+      name: `tagihan_${String(i).padStart(3, '0')}`,
+    }));
+    const large = await startLocalCloudApi({ templates: many });
+    try {
+      await pointAt(large);
+      const answer = await sync();
+      expect(answer.status).toBe(200);
+      expect(answer.body).toHaveLength(130);
+      const pages = large.requests.filter((r) => r.path.endsWith('/message_templates'));
+      expect(pages).toHaveLength(2);
+    } finally {
+      await large.close();
+      await pointAt(double);
+    }
+  });
+
+  it('says in Indonesian why the Cloud API refused, keeping the synced templates', async () => {
+    await pointAt(double, 'token-yang-salah');
+    await expectUnchanged(server.database.db, async () => {
+      const answer = await sync();
+      // 502: the failure is the Cloud API's, not the request's; the detail says what is wrong.
+      expect([answer.status, answer.body]).toEqual([
+        502,
+        {
+          detail:
+            'Gagal mengambil template dari WhatsApp Cloud API: Access token tidak valid atau sudah kedaluwarsa (kode 190: Invalid OAuth access token - Cannot parse access token)',
+        },
+      ]);
+    });
+    const list = await server.api('GET', '/api/admin/delivery/templates', { token: admin });
+    expect(list.body).toHaveLength(130);
+  });
+
+  it('are the admin’s to manage; clients only read theirs', async () => {
+    for (const [method, url, body] of [
+      ['GET', '/api/admin/delivery/templates', undefined],
+      ['POST', '/api/admin/delivery/templates/sync', undefined],
+      ['PUT', `/api/admin/delivery/templates/${idOf('promo_bulanan')}`, { enabled: true }],
+    ] as const) {
+      expectCleanError(await server.api(method, url, { token: client, body }), 403);
+      expectCleanError(await server.api(method, url, { body }), 401);
+    }
+    expectCleanError(await server.api('GET', '/api/client/templates', { token: admin }), 403);
+  });
+});
