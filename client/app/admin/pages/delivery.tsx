@@ -15,7 +15,7 @@ import {
   CardTitle,
 } from '#client/components/ui/card.tsx';
 import { PageHeader } from '#client/components/ui/page-header.tsx';
-import { PageSpinner } from '#client/components/ui/spinner.tsx';
+import { RecordView } from '#client/components/ui/record-view.tsx';
 import { toastError, toastSuccess } from '#client/components/ui/toast.ts';
 import {
   useAdminDelivery,
@@ -163,21 +163,18 @@ export default function AdminDeliveryPage() {
         title="Pengiriman"
         description="Atur cara blast dikirim: manual oleh admin atau otomatis melalui WhatsApp Cloud API."
       />
-      {delivery.isPending ? (
-        <PageSpinner label="Memuat pengaturan pengiriman..." />
-      ) : delivery.isError ? (
-        <div className="grid justify-items-start gap-3">
-          <Alert variant="destructive">Gagal memuat pengaturan pengiriman</Alert>
-          <Button variant="outline" size="sm" onClick={() => void delivery.refetch()}>
-            Coba lagi
-          </Button>
-        </div>
-      ) : (
-        <div className="grid gap-6">
-          <DeliveryFormView settings={delivery.data} />
-          <TemplatesCard />
-        </div>
-      )}
+      <RecordView
+        query={delivery}
+        loading="Memuat pengaturan pengiriman..."
+        failed="Gagal memuat pengaturan pengiriman"
+      >
+        {(settings) => (
+          <div className="grid gap-6">
+            <DeliveryFormView settings={settings} />
+            <TemplatesCard />
+          </div>
+        )}
+      </RecordView>
     </div>
   );
 }

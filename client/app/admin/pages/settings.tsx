@@ -5,7 +5,6 @@ import type { FormEvent } from 'react';
 import { Controller, useForm, useWatch, type UseFormReturn } from 'react-hook-form';
 import { SettingsInputSchema, type Settings } from '#common/settings.ts';
 import type { z } from '#common/zod.ts';
-import { Alert } from '#client/components/ui/alert.tsx';
 import { Button } from '#client/components/ui/button.tsx';
 import {
   Card,
@@ -16,7 +15,7 @@ import {
 } from '#client/components/ui/card.tsx';
 import { Label } from '#client/components/ui/label.tsx';
 import { PageHeader } from '#client/components/ui/page-header.tsx';
-import { PageSpinner } from '#client/components/ui/spinner.tsx';
+import { RecordView } from '#client/components/ui/record-view.tsx';
 import { Switch } from '#client/components/ui/switch.tsx';
 import { TextField } from '#client/components/ui/text-field.tsx';
 import { toastError, toastSuccess } from '#client/components/ui/toast.ts';
@@ -190,18 +189,9 @@ export default function AdminSettingsPage() {
         title="Pengaturan Sistem"
         description="Kelola informasi pembayaran, QR Code dan fitur form blast."
       />
-      {settings.isPending ? (
-        <PageSpinner label="Memuat pengaturan..." />
-      ) : settings.isError ? (
-        <div className="grid justify-items-start gap-3">
-          <Alert variant="destructive">Gagal memuat pengaturan</Alert>
-          <Button variant="outline" size="sm" onClick={() => void settings.refetch()}>
-            Coba lagi
-          </Button>
-        </div>
-      ) : (
-        <SettingsForm settings={settings.data} />
-      )}
+      <RecordView query={settings} loading="Memuat pengaturan..." failed="Gagal memuat pengaturan">
+        {(record) => <SettingsForm settings={record} />}
+      </RecordView>
     </div>
   );
 }
