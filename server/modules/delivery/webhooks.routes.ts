@@ -51,10 +51,14 @@ export function webhooksRoutes(app: App, { database, secrets }: AppContext) {
       // Meta's deliveries come in bursts from few addresses; unsigned ones are refused cheaply.
       {
         config: { access: 'public', rateLimit: false },
-        schema: { tags, response: { 200: ReceivedSchema, 401: ErrorSchema } },
+        schema: { tags, response: { 200: ReceivedSchema, 401: ErrorSchema, 415: ErrorSchema } },
       },
       async (request) => {
-        const raw = request.body as Buffer;
+        // Only JSON is parsed to bytes here; another type (text/plain) is not Meta's.
+        if (!Buffer.isBuffer(request.body)) {
+          throw new HttpError(415, 'Webhook harus berupa application/json');
+        }
+        const raw = request.body;
         const signature = request.headers['x-hub-signature-256'];
         if (!(await signedByMeta(db, secrets, raw, [signature].flat()[0]))) {
           throw new HttpError(401, BAD_SIGNATURE);

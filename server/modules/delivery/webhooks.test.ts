@@ -125,10 +125,13 @@ describe('the WhatsApp webhook', () => {
     expect(rows[0]!.processed_at).toBeNull();
   });
 
-  it('refuses signed bytes that are not JSON with 400', async () => {
+  it('refuses signed bytes that are not JSON, or not sent as JSON', async () => {
     const body = '{"object": ';
+    const status = statusBody('wamid.3', 'sent');
     await expectUnchanged(server.database.db, async () => {
       expectCleanError(await post(body, sign(body)), 400);
+      const plain = await post(status, sign(status), { 'content-type': 'text/plain' });
+      expectCleanError(plain, 415);
     });
   });
 
