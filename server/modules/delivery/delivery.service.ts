@@ -85,7 +85,13 @@ export async function saveDelivery(
   actorId: string,
 ): Promise<DeliverySettings> {
   await transact(database, async (tx) => {
-    // Saves queue on the row, so each keeps the secrets the previous one left.
+    // Saves queue on the row, so each keeps the secrets the previous one left; the first save
+    // makes the row (as defaults) before locking it, so the first two cannot both miss it.
+    await tx.db
+      .insertInto('delivery_settings')
+      .values({ id: 1, ...rowOf(await readDelivery(tx.db, box), box), updated_at: now() })
+      .onConflict((oc) => oc.column('id').doNothing())
+      .execute();
     await forUpdate(
       tx,
       tx.db.selectFrom('delivery_settings').select('id').where('id', '=', 1),
@@ -99,10 +105,7 @@ export async function saveDelivery(
     const after: Delivery = { mode: input.mode, cloud_api: { ...open, ...secrets } };
     const missing = after.mode === 'cloud_api' && missingForCloudApi(deliveryView(after).cloud_api);
     if (missing) throw new HttpError(422, missing);
-    const sealed = Object.fromEntries(
-      CLOUD_API_SECRETS.map((name) => [name, secrets[name] && box.seal(secrets[name])]),
-    ) as Record<CloudApiSecret, string | null>;
-    const values = { mode: after.mode, ...open, ...sealed, updated_at: now() };
+    const values = { ...rowOf(after, box), updated_at: now() };
     await tx.db
       .insertInto('delivery_settings')
       .values({ id: 1, ...values })
@@ -118,6 +121,19 @@ export async function saveDelivery(
     });
   });
   return deliveryView(await readDelivery(database.db, box));
+}
+
+/** The settings as stored: the secrets sealed. */
+function rowOf({ mode, cloud_api }: Delivery, box: SecretBox) {
+  const { access_token, app_secret, verify_token, ...open } = cloud_api;
+  const seal = (secret: string | null) => (secret === null ? null : box.seal(secret));
+  return {
+    mode,
+    ...open,
+    access_token: seal(access_token),
+    app_secret: seal(app_secret),
+    verify_token: seal(verify_token),
+  };
 }
 
 /** 'Tes Koneksi': reads the phone number and the templates with the saved settings. */

@@ -228,3 +228,30 @@ async function closedPort(): Promise<number> {
   await new Promise((resolve) => probe.close(resolve));
   return port;
 }
+
+describe('two first saves at once', () => {
+  it('keep the secrets one of them sets when the other leaves them out', async () => {
+    const fresh = await startServer({ secretKey: SECRET_KEY });
+    try {
+      const box = await loadSecretBox(fresh.database.db, SECRET_KEY);
+      for (let round = 0; round < 8; round += 1) {
+        await fresh.database.db.deleteFrom('delivery_settings').execute();
+        const answers = await Promise.all([
+          fresh.api('PUT', '/api/admin/delivery', {
+            token: fresh.adminToken,
+            body: { mode: 'cloud_api', cloud_api: CLOUD },
+          }),
+          fresh.api('PUT', '/api/admin/delivery', {
+            token: fresh.adminToken,
+            body: { mode: 'manual', cloud_api: { ...CLOUD, access_token: undefined } },
+          }),
+        ]);
+        expect(answers.map((answer) => answer.status)).toEqual([200, 200]);
+        const saved = await readDelivery(fresh.database.db, box);
+        expect(saved.cloud_api.access_token, `round ${round}`).toBe(CLOUD.access_token);
+      }
+    } finally {
+      await fresh.close();
+    }
+  });
+});
