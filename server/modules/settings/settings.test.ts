@@ -2,6 +2,7 @@
 // public copy that clients read.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startServer, type TestServer } from '#server/test/helpers.ts';
+import { form, settingsBody, tinyPng } from '#server/test/routes.ts';
 import { expectCleanError, expectSpecFields, expectUnchanged } from '#server/test/spec.ts';
 
 let server: TestServer;
@@ -140,5 +141,45 @@ describe('settings', () => {
       expectCleanError(await server.api('GET', '/api/admin/settings', { token: client }), 403);
       expectCleanError(await server.api('GET', '/api/public/settings'), 401);
     });
+  });
+});
+
+describe('two first saves at once', () => {
+  it('leave only the QR upload the saved settings name', async () => {
+    const fresh = await startServer();
+    const uploadQr = async () => {
+      const answer = await fresh.api('POST', '/api/admin/upload-qr', {
+        token: fresh.adminToken,
+        raw: form('file', await tinyPng()),
+      });
+      expect(answer.status).toBe(200);
+      return answer.body as { file_url: string; data_url: string };
+    };
+    const qrUploads = () =>
+      fresh.database.db.selectFrom('uploads').select('name').where('kind', '=', 'qr').execute();
+    try {
+      for (let round = 0; round < 6; round += 1) {
+        await fresh.database.db.deleteFrom('settings').execute();
+        const [first, second] = [await uploadQr(), await uploadQr()];
+        const answers = await Promise.all(
+          [first, second].map((qr) =>
+            fresh.api('POST', '/api/admin/settings', {
+              token: fresh.adminToken,
+              body: settingsBody(qr),
+            }),
+          ),
+        );
+        expect(answers.map((answer) => answer.status)).toEqual([200, 200]);
+        const named = (await fresh.api('GET', '/api/admin/settings', { token: fresh.adminToken }))
+          .body.qr_code_file as string;
+        expect(
+          (await qrUploads()).map((row) => `/uploads/${row.name}`),
+          `round ${round}`,
+        ).toEqual([named]);
+        await fresh.database.db.deleteFrom('uploads').execute();
+      }
+    } finally {
+      await fresh.close();
+    }
   });
 });
