@@ -11,7 +11,7 @@ import {
   type DeliverySettings,
 } from '#common/delivery.ts';
 import { now, type Db, type DbHandle } from '#server/db/connection.ts';
-import { forUpdate, transact } from '#server/db/transaction.ts';
+import { holdSingleRow, transact } from '#server/db/transaction.ts';
 import { recordAudit } from '#server/modules/audit/audit.service.ts';
 import { HttpError } from '#server/plugins/errors.ts';
 import {
@@ -29,25 +29,40 @@ export interface Delivery {
   cloud_api: Omit<CloudApiCredentials, CloudApiSecret> & Record<CloudApiSecret, string | null>;
 }
 
+/** What an install that never saved its delivery settings has: manual mode, nothing set. */
+const DEFAULT_DELIVERY: Delivery = {
+  mode: 'manual',
+  cloud_api: {
+    ...CLOUD_API_DEFAULTS,
+    phone_number_id: '',
+    business_account_id: '',
+    access_token: null,
+    app_secret: null,
+    verify_token: null,
+    daily_recipient_limit: null,
+  },
+};
+
 export async function readDelivery(db: Db, box: SecretBox): Promise<Delivery> {
   const row = await db
     .selectFrom('delivery_settings')
     .selectAll()
     .where('id', '=', 1)
     .executeTakeFirst();
-  const opened = (sealed: string | null | undefined) => (sealed ? box.open(sealed) : null);
+  if (!row) return DEFAULT_DELIVERY;
+  const opened = (sealed: string | null) => (sealed ? box.open(sealed) : null);
   return {
-    mode: row?.mode ?? 'manual',
+    mode: row.mode,
     cloud_api: {
-      graph_url: row?.graph_url ?? CLOUD_API_DEFAULTS.graph_url,
-      api_version: row?.api_version ?? CLOUD_API_DEFAULTS.api_version,
-      phone_number_id: row?.phone_number_id ?? '',
-      business_account_id: row?.business_account_id ?? '',
-      access_token: opened(row?.access_token),
-      app_secret: opened(row?.app_secret),
-      verify_token: opened(row?.verify_token),
-      messages_per_second: row?.messages_per_second ?? CLOUD_API_DEFAULTS.messages_per_second,
-      daily_recipient_limit: row?.daily_recipient_limit ?? null,
+      graph_url: row.graph_url,
+      api_version: row.api_version,
+      phone_number_id: row.phone_number_id,
+      business_account_id: row.business_account_id,
+      access_token: opened(row.access_token),
+      app_secret: opened(row.app_secret),
+      verify_token: opened(row.verify_token),
+      messages_per_second: row.messages_per_second,
+      daily_recipient_limit: row.daily_recipient_limit,
     },
   };
 }
@@ -85,17 +100,12 @@ export async function saveDelivery(
   actorId: string,
 ): Promise<DeliverySettings> {
   await transact(database, async (tx) => {
-    // Saves queue on the row, so each keeps the secrets the previous one left; the first save
-    // makes the row (as defaults) before locking it, so the first two cannot both miss it.
-    await tx.db
-      .insertInto('delivery_settings')
-      .values({ id: 1, ...rowOf(await readDelivery(tx.db, box), box), updated_at: now() })
-      .onConflict((oc) => oc.column('id').doNothing())
-      .execute();
-    await forUpdate(
-      tx,
-      tx.db.selectFrom('delivery_settings').select('id').where('id', '=', 1),
-    ).execute();
+    // Saves queue on the row, so each keeps the secrets the previous one left.
+    await holdSingleRow(tx, 'delivery_settings', {
+      id: 1,
+      ...rowOf(DEFAULT_DELIVERY, box),
+      updated_at: now(),
+    });
     const before = await readDelivery(tx.db, box);
     const { access_token, app_secret, verify_token, ...open } = input.cloud_api;
     const given = { access_token, app_secret, verify_token };

@@ -2,7 +2,7 @@
 import type { Role } from '#common/auth.ts';
 import type { Settings, SettingsInput } from '#common/settings.ts';
 import { bool, now, type Db, type DbHandle } from '#server/db/connection.ts';
-import { forUpdate, transact } from '#server/db/transaction.ts';
+import { holdSingleRow, transact } from '#server/db/transaction.ts';
 import type { FileStore } from '#server/modules/uploads/file-store.ts';
 import { endingName, removeFiles, storedFile } from '#server/modules/uploads/uploads.service.ts';
 
@@ -28,21 +28,15 @@ export async function saveSettings(
   const values = { ...input, allow_images: bool(input.allow_images), updated_at: now() };
   const replaced = await transact(database, async (tx) => {
     const trx = tx.db;
-    // Saves queue on the row, so each sees the QR the previous one left and removes it; the
-    // first save makes the row (empty) before locking it, so the first two cannot both miss it.
-    await trx
-      .insertInto('settings')
-      .values({
-        id: 1,
-        account_number: '',
-        account_name: '',
-        bank_name: '',
-        allow_images: 0,
-        updated_at: now(),
-      })
-      .onConflict((oc) => oc.column('id').doNothing())
-      .execute();
-    await forUpdate(tx, trx.selectFrom('settings').select('id').where('id', '=', 1)).execute();
+    // Saves queue on the row, so each sees the QR the previous one left and removes it.
+    await holdSingleRow(tx, 'settings', {
+      id: 1,
+      account_number: '',
+      account_name: '',
+      bank_name: '',
+      allow_images: 0,
+      updated_at: now(),
+    });
     const before = await readSettings(trx);
     await trx
       .insertInto('settings')
