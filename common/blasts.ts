@@ -3,6 +3,8 @@ import { NOT_BLANK } from './text.ts';
 import { z } from './zod.ts';
 import { MAX_NUMBERS_PER_BLAST } from './phone.ts';
 import { pageSchema } from './pagination.ts';
+import { DELIVERY_STATES } from './delivery-states.ts';
+import { DELIVERY_MODES } from './delivery.ts';
 import {
   BLAST_MESSAGES,
   BLAST_STATUSES,
@@ -13,12 +15,28 @@ import {
 
 export * from './blast-rules.ts';
 
+/**
+ * A new blast. Manual mode sends `message`; Cloud API mode sends `template_id` with `parameters`
+ * (by placeholder name, or a list for `{{1}}`, `{{2}}` …) and the stored message is the rendered
+ * text. Which of the two a blast needs is the mode's rule (blasts.service.ts).
+ */
 export const CreateBlastSchema = z.strictObject({
   message: z
     .string(BLAST_MESSAGES.emptyMessage)
     .max(MAX_MESSAGE_LENGTH, `Pesan maksimal ${MAX_MESSAGE_LENGTH} karakter`)
     .regex(NOT_BLANK, BLAST_MESSAGES.emptyMessage)
-    .trim(),
+    .trim()
+    .optional(),
+  template_id: z.string('Template tidak valid').max(100, 'Template tidak valid').optional(),
+  parameters: z
+    .union(
+      [
+        z.record(z.string().max(100), z.string('Parameter harus berupa teks')),
+        z.array(z.string('Parameter harus berupa teks')).max(100),
+      ],
+      'Parameter template tidak valid',
+    )
+    .optional(),
   // No length cap per entry: an overlong entry is one more invalid number (SPEC's message counts
   // it); the 1 MB body limit bounds the work.
   target_numbers: z
@@ -52,6 +70,42 @@ export const NumberStatusesSchema = z.strictObject({
 });
 export type NumberStatusesInput = z.infer<typeof NumberStatusesSchema>;
 
+/** The template a Cloud API blast sends, with the values of its parameters by name. */
+export const BlastTemplateSchema = z.object({
+  id: z.string(),
+  name: z.string(),
+  language: z.string(),
+  /** TEXT, IMAGE …: what the template's header carries; null without a header. */
+  header_format: z.string().nullable(),
+  parameters: z.record(z.string(), z.string()),
+});
+export type BlastTemplate = z.infer<typeof BlastTemplateSchema>;
+
+/** A number's delivery through the Cloud API; `reason` is for the client, in Indonesian. */
+export const NumberDeliverySchema = z.object({
+  state: z.enum(DELIVERY_STATES),
+  provider_message_id: z.string().nullable(),
+  error_code: z.number().nullable(),
+  error_title: z.string().nullable(),
+  reason: z.string().nullable(),
+  attempts: z.number(),
+  queued_at: z.string().nullable(),
+  sent_at: z.string().nullable(),
+  delivered_at: z.string().nullable(),
+  read_at: z.string().nullable(),
+  failed_at: z.string().nullable(),
+});
+export type NumberDelivery = z.infer<typeof NumberDeliverySchema>;
+
+export const BlastNumberSchema = z.object({
+  index: z.number(),
+  number: z.string(),
+  status: z.enum(NUMBER_STATUSES),
+  /** Null in manual mode. */
+  delivery: NumberDeliverySchema.nullable(),
+});
+export type BlastNumber = z.infer<typeof BlastNumberSchema>;
+
 export const BlastSchema = z.object({
   id: z.string(),
   user_id: z.string(),
@@ -71,8 +125,14 @@ export const BlastSchema = z.object({
   admin_notes: z.string().nullable(),
   results: z.object({ successful_count: z.number(), failed_count: z.number() }).nullable(),
   number_statuses: z.record(z.string(), z.enum(NUMBER_STATUSES)),
+  delivery_mode: z.enum(DELIVERY_MODES),
+  template: BlastTemplateSchema.nullable(),
 });
 export type Blast = z.infer<typeof BlastSchema>;
+
+/** One blast as its detail screen reads it: every number with its status and delivery. */
+export const BlastDetailSchema = BlastSchema.extend({ numbers: z.array(BlastNumberSchema) });
+export type BlastDetail = z.infer<typeof BlastDetailSchema>;
 
 export const BlastSummarySchema = z.object({
   pending: z.number(),

@@ -170,3 +170,41 @@ export function templateParameterProblem(
   if (/ {5,}/.test(value)) return 'Parameter tidak boleh berisi lebih dari 4 spasi berturut-turut';
   return null;
 }
+
+/** The values a blast gives its template: by placeholder name, or a list for `{{1}}`, `{{2}}` … */
+export type ParameterInput = Record<string, string> | string[] | undefined;
+
+/** The parameters by placeholder name: a list gives `{{1}}`, `{{2}}` … in its order. */
+export function parametersByName(input: ParameterInput): Record<string, string> {
+  if (Array.isArray(input)) return Object.fromEntries(input.map((v, i) => [String(i + 1), v]));
+  return { ...input };
+}
+
+/**
+ * What is wrong with the values for `template`, in Indonesian, or null: a placeholder the template
+ * does not have, or a value Meta would refuse (each named by its placeholder).
+ */
+export function templateValuesProblem(
+  template: Pick<ClientTemplate, 'header' | 'footer' | 'parameters'>,
+  values: Record<string, string>,
+): string | null {
+  const names = template.parameters.map((p) => p.name);
+  const unknown = Object.keys(values).find((name) => !names.includes(name));
+  if (unknown !== undefined) return `Parameter {{${unknown}}} tidak ada di template ini`;
+  for (const name of names) {
+    const problem = templateParameterProblem(values[name] ?? '', parameterLimit(template));
+    if (problem) return `Parameter {{${name}}}: ${problem}`;
+  }
+  return null;
+}
+
+/** The whole text the recipient reads: a text header, the filled body and the footer. */
+export function recipientText(
+  template: Pick<ClientTemplate, 'header' | 'body' | 'footer'>,
+  values: Record<string, string>,
+): string {
+  const header = template.header?.format === 'TEXT' ? template.header.text : undefined;
+  return [header, renderTemplate(template.body, values), template.footer ?? undefined]
+    .filter((part): part is string => Boolean(part))
+    .join('\n\n');
+}

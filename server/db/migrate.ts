@@ -9,6 +9,7 @@ import * as uniqueUsernames from './migrations/008-unique-usernames.ts';
 import * as revokedTokens from './migrations/009-revoked-tokens.ts';
 import * as summaryCounts from './migrations/010-summary-counts.ts';
 import * as delivery from './migrations/011-delivery.ts';
+import * as deliveryOutbox from './migrations/012-delivery-outbox.ts';
 
 /** A migration gets its engine for the few changes only one of them needs. */
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
@@ -24,6 +25,7 @@ export const MIGRATIONS: [string, Migration][] = [
   // keeps their records, a new one never makes them.
   ['010-summary-counts', summaryCounts],
   ['011-delivery', delivery],
+  ['012-delivery-outbox', deliveryOutbox],
 ];
 
 /** Applies `migrations` (all of them unless a test asks for the first few). */

@@ -81,13 +81,37 @@ export interface BlastsTable {
   admin_notes: string | null;
   created_at: string;
   processed_at: string | null;
+  /** How the blast is delivered, fixed when it is made (migration 012). */
+  delivery_mode: 'manual' | 'cloud_api';
+  /** The template sent, JSON (BlastTemplate); null in manual mode. */
+  template: string | null;
+  /** Meta's id of the uploaded header image, once uploaded. */
+  media_id: string | null;
 }
 
+/**
+ * A blast's number; in a Cloud API blast also its delivery, the engine's outbox (migration 012).
+ * The delivery columns stay null (attempts 0) in manual mode.
+ */
 export interface BlastNumbersTable {
   blast_id: string;
   idx: number;
   number: string;
   status: 'pending' | 'success' | 'failed' | 'no_wa';
+  state: 'queued' | 'sending' | 'sent' | 'delivered' | 'read' | 'failed' | null;
+  attempts: number;
+  provider_message_id: string | null;
+  error_code: number | null;
+  error_title: string | null;
+  queued_at: string | null;
+  sent_at: string | null;
+  delivered_at: string | null;
+  read_at: string | null;
+  failed_at: string | null;
+  /** When a queued number may be sent (again). */
+  next_attempt_at: string | null;
+  /** When a worker took it to send: a number left sending waits for its webhook. */
+  claimed_at: string | null;
 }
 
 export interface PointTransactionsTable {
@@ -196,6 +220,25 @@ export interface WebhookEventsTable {
   processed_at: string | null;
 }
 
+/** The delivery engine's state (one row, id 1) and the next free send slot of all workers. */
+export interface DeliveryEngineTable {
+  id: number;
+  state: 'running' | 'paused' | 'stopped';
+  /** Indonesian, for the admin: why it is paused or stopped. */
+  reason: string | null;
+  error_code: number | null;
+  since: string;
+  /** A pause ends by itself then; null: until the admin resumes. */
+  resume_at: string | null;
+  next_slot_at: string;
+}
+
+/** The last send to each recipient: the per-recipient gap and the daily unique recipients. */
+export interface DeliveryRecipientsTable {
+  number: string;
+  last_sent_at: string;
+}
+
 export interface MigrationsTable {
   name: string;
   applied_at: string;
@@ -220,5 +263,7 @@ export interface Database {
   delivery_settings: DeliverySettingsTable;
   whatsapp_templates: WhatsappTemplatesTable;
   webhook_events: WebhookEventsTable;
+  delivery_engine: DeliveryEngineTable;
+  delivery_recipients: DeliveryRecipientsTable;
   sebar_migrations: MigrationsTable;
 }

@@ -25,6 +25,8 @@ const TABLES: { [T in keyof Database]: (keyof Database[T] & string)[] } = {
   delivery_settings: ['id'],
   whatsapp_templates: ['id'],
   webhook_events: ['id'],
+  delivery_engine: ['id'],
+  delivery_recipients: ['number'],
 };
 
 export interface Snapshot {

@@ -3,7 +3,7 @@ import {
   BlastPageSchema,
   BlastQuerySchema,
   BlastResultSchema,
-  BlastSchema,
+  BlastDetailSchema,
   CreateBlastSchema,
   NumberStatusesSchema,
 } from '#common/blasts.ts';
@@ -47,7 +47,7 @@ function clientRoutes(app: App, { database }: AppContext) {
         tags,
         headers: IdempotencyHeadersSchema,
         body: CreateBlastSchema,
-        response: { 201: BlastSchema },
+        response: { 201: BlastDetailSchema },
       },
     },
     async (request, reply) => {
@@ -71,12 +71,18 @@ function clientRoutes(app: App, { database }: AppContext) {
   );
   app.get(
     '/api/client/blast-requests/:id',
-    { config: client, schema: { tags, params: IdParamsSchema, response: { 200: BlastSchema } } },
+    {
+      config: client,
+      schema: { tags, params: IdParamsSchema, response: { 200: BlastDetailSchema } },
+    },
     (request) => getBlast(database, request.params.id, currentUser(request).id),
   );
   app.post(
     '/api/client/blast-requests/:id/cancel',
-    { config: client, schema: { tags, params: IdParamsSchema, response: { 200: BlastSchema } } },
+    {
+      config: client,
+      schema: { tags, params: IdParamsSchema, response: { 200: BlastDetailSchema } },
+    },
     (request) => {
       const user = currentUser(request);
       return closeBlast(database, user.id, request.params.id, 'cancelled', user.id);
@@ -96,7 +102,10 @@ function adminRoutes(app: App, { database }: AppContext) {
   );
   app.get(
     '/api/admin/blast-requests/:id',
-    { config: admin, schema: { tags, params: IdParamsSchema, response: { 200: BlastSchema } } },
+    {
+      config: admin,
+      schema: { tags, params: IdParamsSchema, response: { 200: BlastDetailSchema } },
+    },
     (request) => getBlast(database, request.params.id),
   );
   app.post(
@@ -107,7 +116,7 @@ function adminRoutes(app: App, { database }: AppContext) {
         tags,
         params: IdParamsSchema,
         body: BlastResultSchema,
-        response: { 200: BlastSchema },
+        response: { 200: BlastDetailSchema },
       },
     },
     (request) => submitResult(database, currentUser(request).id, request.params.id, request.body),
@@ -120,7 +129,7 @@ function adminRoutes(app: App, { database }: AppContext) {
         tags,
         params: IdParamsSchema,
         body: NumberStatusesSchema,
-        response: { 200: BlastSchema },
+        response: { 200: BlastDetailSchema },
       },
     },
     (request) =>
@@ -133,7 +142,10 @@ function adminRoutes(app: App, { database }: AppContext) {
   );
   app.post(
     '/api/admin/blast-requests/:id/reject',
-    { config: admin, schema: { tags, params: IdParamsSchema, response: { 200: BlastSchema } } },
+    {
+      config: admin,
+      schema: { tags, params: IdParamsSchema, response: { 200: BlastDetailSchema } },
+    },
     (request) => closeBlast(database, currentUser(request).id, request.params.id, 'rejected'),
   );
 }

@@ -7,18 +7,25 @@ import {
   resultStatuses,
   resultSumMessage,
   type Blast,
+  type BlastDetail,
+  type BlastNumber,
   type BlastPage,
   type BlastResultInput,
   type BlastStatus,
+  type BlastTemplate,
   type CreateBlast,
+  type NumberDelivery,
   type NumberStatus,
 } from '#common/blasts.ts';
+import type { DeliveryMode } from '#common/delivery.ts';
+import { parametersByName, recipientText, templateValuesProblem } from '#common/templates.ts';
+import { errorMeaning } from '#common/whatsapp-errors.ts';
 import type { PageQuery } from '#common/pagination.ts';
 import { formatNumber } from '#common/format.ts';
 import { analyzeNumbers } from '#common/phone.ts';
 import { listRows, now, orderedList, type Db, type DbHandle } from '#server/db/connection.ts';
 import { pageWindow, windowIds, type PageWindow } from '#server/db/pages.ts';
-import type { BlastsTable } from '#server/db/schema.ts';
+import type { BlastNumbersTable, BlastsTable } from '#server/db/schema.ts';
 import { countRow, readCounts } from '#server/db/summary-counts.ts';
 import { forUpdate, transact, type Tx } from '#server/db/transaction.ts';
 import { conflict, HttpError, notFound } from '#server/plugins/errors.ts';
@@ -26,6 +33,8 @@ import { recordAudit } from '#server/modules/audit/audit.service.ts';
 import { applyPoints, holdClient } from '#server/modules/points/ledger.ts';
 import { readSettings } from '#server/modules/settings/settings.service.ts';
 import { findUpload, IMAGES_OFF } from '#server/modules/uploads/uploads.service.ts';
+import { readDeliveryMode } from '#server/modules/delivery/delivery.service.ts';
+import { clientTemplate } from '#server/modules/delivery/templates.service.ts';
 
 function groupBy<T, K>(items: readonly T[], key: (item: T) => K): Map<K, T[]> {
   const groups = new Map<K, T[]>();
@@ -69,6 +78,8 @@ function blastFields(row: BlastRow): Omit<Blast, 'target_numbers' | 'number_stat
     admin_notes: row.admin_notes,
     // SPEC lists `results` as an object: always present, the current counts.
     results: { successful_count: row.successful_count, failed_count: row.failed_count },
+    delivery_mode: row.delivery_mode,
+    template: row.template === null ? null : (JSON.parse(row.template) as BlastTemplate),
   };
 }
 
@@ -117,12 +128,75 @@ async function withNumbers(
   });
 }
 
-export async function getBlast(database: DbHandle, id: string, ownerId?: string): Promise<Blast> {
-  let query = blastsQuery(database.db).where('b.id', '=', id);
+type NumberRow = Omit<BlastNumbersTable, 'blast_id' | 'next_attempt_at' | 'claimed_at'>;
+
+/** A number's delivery as answered: null in manual mode. */
+function deliveryOf(row: NumberRow): NumberDelivery | null {
+  if (row.state === null) return null;
+  return {
+    state: row.state,
+    provider_message_id: row.provider_message_id,
+    error_code: row.error_code,
+    error_title: row.error_title,
+    // Meta's code in the client's words; a failure of Sebar's own (a cancel) carries its words.
+    reason: row.error_code === null ? row.error_title : errorMeaning(row.error_code).reason,
+    attempts: row.attempts,
+    queued_at: row.queued_at,
+    sent_at: row.sent_at,
+    delivered_at: row.delivered_at,
+    read_at: row.read_at,
+    failed_at: row.failed_at,
+  };
+}
+
+/** One blast with every number, its status and its delivery. */
+export async function getBlast(
+  { db }: DbHandle,
+  id: string,
+  ownerId?: string,
+): Promise<BlastDetail> {
+  let query = blastsQuery(db).where('b.id', '=', id);
   if (ownerId) query = query.where('b.user_id', '=', ownerId);
-  const [blast] = await withNumbers(database, query);
-  if (!blast) throw notFound('Blast request');
-  return blast;
+  const row = await query.executeTakeFirst();
+  if (!row) throw notFound('Blast request');
+  const rows = await db
+    .selectFrom('blast_numbers')
+    .select([
+      'idx',
+      'number',
+      'status',
+      'state',
+      'attempts',
+      'provider_message_id',
+      'error_code',
+      'error_title',
+      'queued_at',
+      'sent_at',
+      'delivered_at',
+      'read_at',
+      'failed_at',
+    ])
+    .where('blast_id', '=', id)
+    .orderBy('idx')
+    .execute();
+  return withDetail(row, rows);
+}
+
+function withDetail(row: BlastRow, rows: NumberRow[]): BlastDetail {
+  const numbers: BlastNumber[] = rows.map((n) => ({
+    index: n.idx,
+    number: n.number,
+    status: n.status,
+    delivery: deliveryOf(n),
+  }));
+  return {
+    ...toBlast(
+      row,
+      rows.map((n) => n.number),
+      rows.map((n) => n.status),
+    ),
+    numbers,
+  };
 }
 
 export async function listBlasts(
@@ -189,7 +263,7 @@ interface Idempotency {
  * Claims the idempotency key with the new blast's answer, serialised; a concurrent holder of the
  * key makes this wait. Answers the stored blast when the key was already used for this request.
  */
-async function claimKey(tx: Tx, { key, requestHash }: Idempotency, blast: Blast) {
+async function claimKey(tx: Tx, { key, requestHash }: Idempotency, blast: BlastDetail) {
   const claimed = await tx.db
     .insertInto('idempotency_keys')
     .values({
@@ -210,11 +284,17 @@ async function claimKey(tx: Tx, { key, requestHash }: Idempotency, blast: Blast)
     .where('key', '=', key)
     .executeTakeFirstOrThrow();
   if (stored.request_hash !== requestHash) throw new HttpError(422, IDEMPOTENCY_MISMATCH);
-  return JSON.parse(stored.response_body) as Blast;
+  return JSON.parse(stored.response_body) as BlastDetail;
 }
 
 /** A new blast's row: pending, charged one point per unique number. */
-function newBlastRow(userId: string, input: CreateBlast, count: number): BlastsTable {
+function newBlastRow(
+  userId: string,
+  input: { message: string; image_url: string | null },
+  count: number,
+  mode: DeliveryMode,
+  template: BlastTemplate | null,
+): BlastsTable {
   return {
     id: crypto.randomUUID(),
     user_id: userId,
@@ -230,19 +310,79 @@ function newBlastRow(userId: string, input: CreateBlast, count: number): BlastsT
     admin_notes: null,
     created_at: now(),
     processed_at: null,
+    delivery_mode: mode,
+    template: template && JSON.stringify(template),
+    media_id: null,
   };
 }
 
+export const TEMPLATE_MESSAGES = {
+  manualOnly: 'Template hanya dapat dipakai saat blast dikirim melalui WhatsApp Cloud API',
+  choose: 'Pilih template pesan',
+  unknown: 'Template tidak ditemukan atau tidak lagi diaktifkan admin',
+  needsImage: 'Template ini membutuhkan gambar header. Upload gambar terlebih dahulu.',
+  noImage: 'Template ini tidak memakai gambar',
+};
+
 /**
- * Creates a blast and charges its unique valid numbers once. With an idempotency key, the answer
- * is stored with the key, and every retry of the same request gets it back.
+ * What the blast sends in the current mode: in manual mode the client's message; in Cloud API
+ * mode an enabled template with valid parameters, whose rendered text is the stored message.
+ */
+async function messageOf(
+  db: DbHandle['db'],
+  mode: DeliveryMode,
+  input: CreateBlast,
+): Promise<{ message: string; template: BlastTemplate | null }> {
+  if (mode === 'manual') {
+    if (input.template_id !== undefined || input.parameters !== undefined)
+      throw new HttpError(422, TEMPLATE_MESSAGES.manualOnly);
+    if (input.message === undefined) throw new HttpError(422, BLAST_MESSAGES.emptyMessage);
+    return { message: input.message, template: null };
+  }
+  if (input.template_id === undefined) throw new HttpError(422, TEMPLATE_MESSAGES.choose);
+  const template = await clientTemplate(db, input.template_id);
+  if (!template) throw new HttpError(422, TEMPLATE_MESSAGES.unknown);
+  const values = parametersByName(input.parameters);
+  const problem = templateValuesProblem(template, values);
+  if (problem) throw new HttpError(422, problem);
+  const headerFormat = template.header?.format ?? null;
+  if (headerFormat === 'IMAGE' && input.image_url === null)
+    throw new HttpError(422, TEMPLATE_MESSAGES.needsImage);
+  if (headerFormat !== 'IMAGE' && input.image_url !== null)
+    throw new HttpError(422, TEMPLATE_MESSAGES.noImage);
+  return {
+    message: recipientText(template, values),
+    template: {
+      id: template.id,
+      name: template.name,
+      language: template.language,
+      header_format: headerFormat,
+      parameters: values,
+    },
+  };
+}
+
+/** What an idempotency key is bound to: the same request gives the same hash. */
+function requestHash(input: CreateBlast): string {
+  const fields: unknown[] = [input.message, input.target_numbers, input.image_url];
+  if (input.template_id !== undefined) fields.push(input.template_id, input.parameters ?? null);
+  return crypto.createHash('sha256').update(JSON.stringify(fields)).digest('hex');
+}
+
+/**
+ * Creates a blast and charges its unique valid numbers once; in Cloud API mode its numbers are
+ * queued for the delivery engine in the same transaction (the outbox, decision 204). With an
+ * idempotency key, the answer is stored with the key, and every retry of the same request gets it.
  */
 export async function createBlast(
   database: DbHandle,
   userId: string,
   input: CreateBlast,
   idempotencyKey: string | null,
-): Promise<Blast> {
+): Promise<BlastDetail> {
+  // SPEC's order: the message (or the template) before the numbers.
+  const mode = await readDeliveryMode(database.db);
+  const { message, template } = await messageOf(database.db, mode, input);
   const analysis = analyzeNumbers(input.target_numbers);
   if (analysis.invalid.length > 0)
     throw new HttpError(422, BLAST_MESSAGES.invalid(analysis.invalid.length));
@@ -252,18 +392,34 @@ export async function createBlast(
   const count = numbers.length;
   return transact(database, async (tx) => {
     const owner = await holdClient(tx, userId);
-    const row = newBlastRow(userId, input, count);
-    const blast = toBlast(
+    const row = newBlastRow(userId, { message, image_url: input.image_url }, count, mode, template);
+    // Cloud API numbers are queued now, due at once; manual ones have no delivery.
+    const queued = mode === 'manual' ? null : row.created_at;
+    const state = queued === null ? null : ('queued' as const);
+    const blast = withDetail(
       { ...row, username: owner.username },
-      numbers,
-      numbers.map(() => PENDING),
+      numbers.map((number, idx) => ({
+        idx,
+        number,
+        status: PENDING,
+        state,
+        attempts: 0,
+        provider_message_id: null,
+        error_code: null,
+        error_title: null,
+        queued_at: queued,
+        sent_at: null,
+        delivered_at: null,
+        read_at: null,
+        failed_at: null,
+      })),
     );
     if (idempotencyKey) {
-      const requestHash = crypto
-        .createHash('sha256')
-        .update(JSON.stringify([input.message, input.target_numbers, input.image_url]))
-        .digest('hex');
-      const stored = await claimKey(tx, { key: idempotencyKey, requestHash }, blast);
+      const stored = await claimKey(
+        tx,
+        { key: idempotencyKey, requestHash: requestHash(input) },
+        blast,
+      );
       if (stored) return stored;
     }
     // After the key's claim: a retry of a blast made while images were allowed gets that blast.
@@ -283,9 +439,10 @@ export async function createBlast(
     await countRow(tx, userId, 'blasts', null, 'pending');
     await tx.db
       .insertInto('blast_numbers')
-      .columns(['blast_id', 'idx', 'number', 'status'])
+      .columns(['blast_id', 'idx', 'number', 'status', 'state', 'queued_at', 'next_attempt_at'])
       .expression(
-        sql`select ${row.id}, idx, value, ${PENDING} from ${listRows(tx.engine, numbers)}`,
+        sql`select ${row.id}, idx, value, ${PENDING}, ${state}, ${queued}, ${queued}
+          from ${listRows(tx.engine, numbers)}`,
       )
       .execute();
     return blast;
@@ -310,6 +467,16 @@ const CLOSED_MESSAGE: Record<string, string> = {
   rejected: BLAST_MESSAGES.rejected,
   cancelled: BLAST_MESSAGES.cancelled,
 };
+
+export const DELIVERED_BY_ENGINE =
+  'Hasil blast ini dicatat otomatis dari pengiriman WhatsApp Cloud API dan tidak diinput manual';
+
+/** The admin's results are typed for a manual blast only, and not once it is closed. */
+function refuseResultEntry(blast: BlastsTable) {
+  const closed = CLOSED_MESSAGE[blast.status];
+  if (closed) throw conflict(closed);
+  if (blast.delivery_mode !== 'manual') throw conflict(DELIVERED_BY_ENGINE);
+}
 
 /**
  * Moves the blast's refund to `target`, crediting or taking back only the difference, described
@@ -379,8 +546,7 @@ export async function submitResult(
 ) {
   await transact(database, async (tx) => {
     const blast = await lockBlast(tx, id);
-    const closed = CLOSED_MESSAGE[blast.status];
-    if (closed) throw conflict(closed);
+    refuseResultEntry(blast);
     const sum = input.successful_count + input.failed_count + input.no_wa_count;
     // Over the total or nothing at all is refused with the form's own message.
     if (sum > blast.total_numbers || sum <= 0)
@@ -445,8 +611,7 @@ export async function saveNumberStatuses(
   if (entries.length === 0) throw new HttpError(422, 'Tidak ada perubahan status untuk disimpan');
   await transact(database, async (tx) => {
     const blast = await lockBlast(tx, id);
-    const closed = CLOSED_MESSAGE[blast.status];
-    if (closed) throw conflict(closed);
+    refuseResultEntry(blast);
     if (entries.some(([idx]) => idx >= blast.total_numbers))
       throw new HttpError(422, 'Indeks nomor di luar jangkauan');
     await setStatuses(tx, id, entries);
@@ -472,7 +637,34 @@ export async function saveNumberStatuses(
   return getBlast(database, id);
 }
 
-/** Admin reject or client cancel of a pending blast: every point comes back. */
+/** Why a Cloud API number was never sent: the blast was closed while it waited. */
+const CLOSED_BEFORE_SENDING: Record<'rejected' | 'cancelled', string> = {
+  rejected: 'Blast ditolak admin sebelum nomor ini dikirim',
+  cancelled: 'Blast dibatalkan sebelum nomor ini dikirim',
+};
+
+/** Fails the numbers still waiting to be sent, with the reason; answers the blast's counts. */
+async function stopSending(tx: Tx, id: string, outcome: 'rejected' | 'cancelled') {
+  await tx.db
+    .updateTable('blast_numbers')
+    .set({
+      state: 'failed',
+      status: 'failed',
+      failed_at: now(),
+      error_title: CLOSED_BEFORE_SENDING[outcome],
+      next_attempt_at: null,
+    })
+    .where('blast_id', '=', id)
+    .where('state', '=', 'queued')
+    .execute();
+  return recount(tx, id);
+}
+
+/**
+ * Admin reject or client cancel of a pending blast. A manual blast gets every point back. A Cloud
+ * API blast stops sending: its numbers still waiting fail with the reason and are refunded with
+ * those already failed; numbers already on their way settle as their outcomes arrive.
+ */
 export async function closeBlast(
   database: DbHandle,
   actorId: string,
@@ -483,14 +675,17 @@ export async function closeBlast(
   await transact(database, async (tx) => {
     const blast = await lockBlast(tx, id, ownerId);
     if (blast.status !== 'pending') throw conflict(BLAST_MESSAGES.notPending);
-    const description =
-      outcome === 'rejected'
+    const counts = blast.delivery_mode === 'manual' ? null : await stopSending(tx, id, outcome);
+    const refund = counts ? counts.failed_count + counts.no_wa_count : blast.points_used;
+    const description = counts
+      ? `Refund: blast ${outcome === 'rejected' ? 'ditolak admin' : 'dibatalkan'}, ${refund} nomor tidak terkirim`
+      : outcome === 'rejected'
         ? 'Refund penuh: blast ditolak admin'
         : 'Refund penuh: blast dibatalkan';
-    await settleRefund(tx, blast, blast.points_used, () => description);
+    await settleRefund(tx, blast, refund, () => description);
     await tx.db
       .updateTable('blasts')
-      .set({ status: outcome, refund_points: blast.points_used, processed_at: now() })
+      .set({ ...counts, status: outcome, refund_points: refund, processed_at: now() })
       .where('id', '=', id)
       .execute();
     await countRow(tx, blast.user_id, 'blasts', 'pending', outcome);
@@ -502,6 +697,46 @@ export async function closeBlast(
     });
   });
   return getBlast(database, id, ownerId);
+}
+
+/**
+ * Brings a Cloud API blast up to date with its numbers' statuses (the delivery engine calls it
+ * after any change, in the same transaction): the counts follow the statuses; the blast is
+ * completed once no number is pending, its failed and no-WhatsApp numbers refunded once; a change
+ * after that (a late failure, the last outcomes of a cancelled blast) moves the refund by its
+ * difference, as a re-edit does.
+ */
+export async function settleDelivery(tx: Tx, blastId: string): Promise<void> {
+  const blast = await lockBlast(tx, blastId);
+  const counts = await recount(tx, blastId);
+  const refund = counts.failed_count + counts.no_wa_count;
+  const done = counts.successful_count + refund === blast.total_numbers;
+  if (blast.status === 'pending' && !done) {
+    await tx.db.updateTable('blasts').set(counts).where('id', '=', blastId).execute();
+    return;
+  }
+  if (blast.status === 'pending') {
+    await settleRefund(
+      tx,
+      blast,
+      refund,
+      () => `Refund blast: ${counts.failed_count} gagal, ${counts.no_wa_count} tanpa WhatsApp`,
+    );
+    await tx.db
+      .updateTable('blasts')
+      .set({ ...counts, refund_points: refund, status: 'completed', processed_at: now() })
+      .where('id', '=', blastId)
+      .execute();
+    await countRow(tx, blast.user_id, 'blasts', 'pending', 'completed');
+    return;
+  }
+  if (refund !== blast.refund_points)
+    await settleRefund(tx, blast, refund, correction('Koreksi hasil pengiriman', counts));
+  await tx.db
+    .updateTable('blasts')
+    .set({ ...counts, refund_points: refund })
+    .where('id', '=', blastId)
+    .execute();
 }
 
 /** Idempotency keys are kept 48 hours (DESIGN asks for at least 24). */

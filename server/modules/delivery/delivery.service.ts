@@ -67,6 +67,16 @@ export async function readDelivery(db: Db, box: SecretBox): Promise<Delivery> {
   };
 }
 
+/** How new blasts are delivered now. */
+export async function readDeliveryMode(db: Db): Promise<DeliveryMode> {
+  const row = await db
+    .selectFrom('delivery_settings')
+    .select('mode')
+    .where('id', '=', 1)
+    .executeTakeFirst();
+  return row?.mode ?? DEFAULT_DELIVERY.mode;
+}
+
 /** The settings as answered: each secret only as whether it is set. */
 export function deliveryView({ mode, cloud_api }: Delivery): DeliverySettings {
   const { access_token, app_secret, verify_token, ...open } = cloud_api;

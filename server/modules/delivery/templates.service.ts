@@ -57,6 +57,18 @@ export async function clientTemplates(db: Db): Promise<ClientTemplate[]> {
   return rows.map((row) => templateView(parsed(row)));
 }
 
+/** One template a client may send with, or undefined. */
+export async function clientTemplate(db: Db, id: string): Promise<ClientTemplate | undefined> {
+  const row = await db
+    .selectFrom('whatsapp_templates')
+    .selectAll()
+    .where('id', '=', id)
+    .where('enabled', '=', 1)
+    .where('status', '=', APPROVED)
+    .executeTakeFirst();
+  return row && templateView(parsed(row));
+}
+
 /** The account's templates from the Cloud API: 422 while settings are missing, 502 on failure. */
 async function fetchTemplates(db: Db, box: SecretBox): Promise<GraphTemplate[]> {
   const delivery = await readDelivery(db, box);
