@@ -12,6 +12,7 @@ import { migrate } from './db/migrate.ts';
 import { authRoutes } from './modules/auth/auth.routes.ts';
 import { blastsRoutes } from './modules/blasts/blasts.routes.ts';
 import { purgeIdempotencyKeys } from './modules/blasts/blasts.service.ts';
+import { DeliveryEngine } from './modules/delivery/engine.ts';
 import { contactsRoutes } from './modules/contacts/contacts.routes.ts';
 import { dashboardRoutes } from './modules/dashboard/dashboard.routes.ts';
 import { deliveryRoutes } from './modules/delivery/delivery.routes.ts';
@@ -78,6 +79,9 @@ export async function buildApp(
   const context = await prepareContext(app, config, database);
   await registerRoutes(app, context);
   await startHousekeeping(app, context);
+  // After housekeeping: onClose hooks run last-added first, so the worker stops before the
+  // database closes.
+  startDelivery(app, context);
   return { app, context, routes };
 }
 
@@ -155,6 +159,14 @@ async function registerRoutes(app: App, context: AppContext) {
   if (config.clientInFlight > 0) registerInFlight(app, config.clientInFlight);
   for (const register of MODULES) register(app, context);
   await serveClient(app, config.clientDir, rateLimited);
+}
+
+/** The delivery worker in this process, stopped (its sends recorded) before the database closes. */
+function startDelivery(app: App, context: AppContext) {
+  if (!context.config.deliveryWorker) return;
+  const engine = new DeliveryEngine(context, context.config.delivery);
+  engine.start();
+  app.addHook('onClose', () => engine.stop());
 }
 
 /** Purges at start and hourly, the orphan-file sweep, and their end when the app closes. */

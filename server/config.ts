@@ -1,6 +1,7 @@
 // Reads the process environment once; everything else takes a Config.
 import path from 'node:path';
 import type { LoginLimits } from './modules/auth/login-limiter.ts';
+import { ENGINE_DEFAULTS, type EngineOptions } from './modules/delivery/engine.ts';
 
 export interface Config {
   port: number;
@@ -28,6 +29,9 @@ export interface Config {
   clientInFlight: number;
   clientDir: string;
   logLevel: string;
+  /** Whether this server process runs a delivery worker (off when workers run apart). */
+  deliveryWorker: boolean;
+  delivery: EngineOptions;
 }
 
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
@@ -56,6 +60,14 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     clientInFlight: num('SEBAR_CLIENT_IN_FLIGHT', 2),
     clientDir: path.resolve(env.SEBAR_CLIENT_DIR ?? 'dist/client'),
     logLevel: env.LOG_LEVEL ?? 'info',
+    deliveryWorker: !['0', 'false', 'off'].includes(env.SEBAR_DELIVERY_WORKER ?? ''),
+    delivery: {
+      ...ENGINE_DEFAULTS,
+      recipientGapMs: num('SEBAR_DELIVERY_RECIPIENT_GAP_MS', ENGINE_DEFAULTS.recipientGapMs),
+      unansweredMs: num('SEBAR_DELIVERY_UNANSWERED_MS', ENGINE_DEFAULTS.unansweredMs),
+      retryBaseMs: num('SEBAR_DELIVERY_RETRY_MS', ENGINE_DEFAULTS.retryBaseMs),
+      pauseMs: num('SEBAR_DELIVERY_PAUSE_MS', ENGINE_DEFAULTS.pauseMs),
+    },
   };
 }
 

@@ -449,7 +449,8 @@ export async function createBlast(
   });
 }
 
-async function lockBlast(tx: Tx, id: string, ownerId?: string) {
+/** Locks a blast for a change (its client's row first on PostgreSQL); 404 when it is not there. */
+export async function lockBlast(tx: Tx, id: string, ownerId?: string) {
   let query = tx.db.selectFrom('blasts').selectAll().where('id', '=', id);
   if (ownerId) query = query.where('user_id', '=', ownerId);
   if (tx.engine === 'postgres') {

@@ -17,11 +17,15 @@ export interface CloudApiCredentials {
 /** How long Sebar waits for an answer from the Graph API. */
 export const GRAPH_TIMEOUT_MS = 10_000;
 
-/** A failed Graph API call: Meta's error `code` when it answered one, else what went wrong. */
+/**
+ * A failed Graph API call: Meta's error `code` when it answered one, else what went wrong.
+ * `unreachable`: no connection was made, so the request never left; `network` and `timeout`: it
+ * may have arrived (an answer lost on its way back).
+ */
 export class GraphError extends Error {
   constructor(
     message: string,
-    readonly kind: 'answer' | 'network' | 'timeout',
+    readonly kind: 'answer' | 'unreachable' | 'network' | 'timeout',
     readonly status: number | null = null,
     readonly code: number | null = null,
     readonly title: string | null = null,
@@ -37,7 +41,7 @@ export class GraphError extends Error {
 export function graphProblem(error: GraphError, graphUrl: string): string {
   if (error.kind === 'timeout')
     return `Graph API di ${graphUrl} tidak menjawab dalam ${GRAPH_TIMEOUT_MS / 1000} detik`;
-  if (error.kind === 'network') return `Graph API di ${graphUrl} tidak dapat dihubungi`;
+  if (error.kind !== 'answer') return `Graph API di ${graphUrl} tidak dapat dihubungi`;
   const detail = ` (kode ${error.code ?? error.status}: ${error.message})`;
   switch (error.code) {
     case 190:
@@ -82,8 +86,7 @@ export async function graphRequest<T>(
       signal: AbortSignal.timeout(GRAPH_TIMEOUT_MS),
     });
   } catch (error) {
-    const timedOut = error instanceof DOMException && error.name === 'TimeoutError';
-    throw new GraphError(String(error), timedOut ? 'timeout' : 'network');
+    throw new GraphError(String(error), failureKind(error));
   }
   const text = await answer.text();
   let body: unknown = null;
@@ -101,6 +104,22 @@ export async function graphRequest<T>(
     error?.code ?? null,
     error?.error_user_title ?? null,
   );
+}
+
+/** Connection failures that prove nothing was sent: the request never reached the server. */
+const NOT_CONNECTED = new Set([
+  'ECONNREFUSED',
+  'ENOTFOUND',
+  'EAI_AGAIN',
+  'EHOSTUNREACH',
+  'ENETUNREACH',
+  'UND_ERR_CONNECT_TIMEOUT',
+]);
+
+function failureKind(error: unknown): GraphError['kind'] {
+  if (error instanceof DOMException && error.name === 'TimeoutError') return 'timeout';
+  const code = (error as { cause?: { code?: string } }).cause?.code;
+  return code && NOT_CONNECTED.has(code) ? 'unreachable' : 'network';
 }
 
 export interface PhoneNumber {
@@ -150,4 +169,60 @@ export async function readTemplates(credentials: CloudApiCredentials): Promise<G
     after = page.paging?.next ? page.paging.cursors?.after : undefined;
   } while (after);
   return templates;
+}
+
+/** A template message as the send call takes it (Cloud API reference, messages). */
+export interface TemplateMessage {
+  to: string;
+  name: string;
+  language: string;
+  components: unknown[];
+  /** Comes back in every status webhook of the message. */
+  callbackData: string;
+}
+
+/** Sends a template message; answers Meta's message id (wamid). */
+export async function sendTemplate(
+  credentials: CloudApiCredentials,
+  message: TemplateMessage,
+): Promise<string> {
+  const answer = await graphRequest<{ messages?: { id?: string }[] }>(
+    credentials,
+    `${credentials.phone_number_id}/messages`,
+    {
+      method: 'POST',
+      body: {
+        messaging_product: 'whatsapp',
+        recipient_type: 'individual',
+        to: message.to,
+        type: 'template',
+        template: {
+          name: message.name,
+          language: { code: message.language },
+          components: message.components,
+        },
+        biz_opaque_callback_data: message.callbackData,
+      },
+    },
+  );
+  const id = answer.messages?.[0]?.id;
+  if (!id) throw new GraphError('Jawaban kirim tanpa id pesan', 'network');
+  return id;
+}
+
+/** Uploads a file for a template header; answers the media id it is sent by. */
+export async function uploadMedia(
+  credentials: CloudApiCredentials,
+  file: { bytes: Buffer; mime: string; name: string },
+): Promise<string> {
+  const form = new FormData();
+  form.set('messaging_product', 'whatsapp');
+  form.set('type', file.mime);
+  form.set('file', new Blob([new Uint8Array(file.bytes)], { type: file.mime }), file.name);
+  const answer = await graphRequest<{ id: string }>(
+    credentials,
+    `${credentials.phone_number_id}/media`,
+    { method: 'POST', body: form },
+  );
+  return answer.id;
 }

@@ -1,0 +1,246 @@
+// The delivery engine: one loop per worker (in the server process, or alone with `npm run
+// worker`) that applies Meta's statuses, claims due numbers at the shared pace, sends them and
+// records what each send came to. Everything it knows is in the database (outbox.ts), so workers
+// may die and restart at any moment and several may run on one PostgreSQL.
+import type { FastifyBaseLogger } from 'fastify';
+import type { DbHandle } from '#server/db/connection.ts';
+import type { FileStore } from '#server/modules/uploads/file-store.ts';
+import {
+  GRAPH_TIMEOUT_MS,
+  GraphError,
+  sendTemplate,
+  uploadMedia,
+  type CloudApiCredentials,
+} from './cloud-api.ts';
+import { credentialsOf, readDelivery } from './delivery.service.ts';
+import {
+  anyDue,
+  applyEvents,
+  callbackKey,
+  claimDue,
+  keepMediaId,
+  recordResults,
+  requeueUnanswered,
+  uploadMime,
+  type Claimed,
+  type Retrying,
+  type SendOutcome,
+  type SendResult,
+} from './outbox.ts';
+import type { SecretBox } from './secret-box.ts';
+
+export interface EngineOptions extends Retrying {
+  /** Meta's pair rate: the least time between two sends to one recipient. */
+  recipientGapMs: number;
+  /**
+   * A number sent with no answer and no webhook for this long goes back to the queue (at least
+   * the send timeout plus a margin, so no worker is still waiting for its answer).
+   */
+  unansweredMs: number;
+  /** How often an idle worker looks for work. */
+  idleMs: number;
+}
+
+export const ENGINE_DEFAULTS: EngineOptions = {
+  recipientGapMs: 6000,
+  unansweredMs: 10 * 60 * 1000,
+  idleMs: 200,
+  retryBaseMs: 2000,
+  maxAttempts: 8,
+  pauseMs: 15 * 60 * 1000,
+};
+
+/** One claim takes this much of the future's send slots; a smaller burst at a time. */
+const CLAIM_WINDOW_MS = 50;
+/** Sends in flight at most, whatever the rate (a hanging API must not pile them up). */
+const MAX_IN_FLIGHT = 2000;
+
+interface EngineContext {
+  database: DbHandle;
+  secrets: SecretBox;
+  files: FileStore;
+  log: FastifyBaseLogger;
+}
+
+export class DeliveryEngine {
+  private readonly inFlight = new Set<Promise<void>>();
+  private results: SendResult[] = [];
+  private readonly uploads = new Map<string, Promise<string>>();
+  private running = false;
+  private loop: Promise<void> | null = null;
+  private wake: (() => void) | null = null;
+  private lastSweep = 0;
+
+  constructor(
+    private readonly context: EngineContext,
+    private readonly options: EngineOptions = ENGINE_DEFAULTS,
+  ) {}
+
+  start(): void {
+    if (this.running) return;
+    this.running = true;
+    this.loop = this.run();
+  }
+
+  /** Stops claiming, waits for the sends in flight and records them. */
+  async stop(): Promise<void> {
+    this.running = false;
+    this.wake?.();
+    await this.loop;
+    await Promise.allSettled([...this.inFlight]);
+    await this.flush();
+  }
+
+  private async run(): Promise<void> {
+    while (this.running) {
+      let waitMs = this.options.idleMs;
+      try {
+        waitMs = await this.step();
+      } catch (error) {
+        this.context.log.error({ err: error }, 'delivery engine step failed');
+      }
+      if (waitMs > 0 && this.running) await this.sleep(waitMs);
+    }
+  }
+
+  private sleep(ms: number): Promise<void> {
+    return new Promise((resolve) => {
+      const timer = setTimeout(done, ms);
+      function done() {
+        clearTimeout(timer);
+        resolve();
+      }
+      this.wake = done;
+    });
+  }
+
+  /** One round: record, apply, sweep, then claim and send. Answers how long to wait. */
+  private async step(): Promise<number> {
+    const { database } = this.context;
+    await this.flush();
+    while ((await applyEvents(database)) > 0 && this.running);
+    if (Date.now() - this.lastSweep > 1000) {
+      this.lastSweep = Date.now();
+      const waitMs = Math.max(this.options.unansweredMs, GRAPH_TIMEOUT_MS + 5000);
+      await requeueUnanswered(database, waitMs);
+    }
+    const delivery = await readDelivery(database.db, this.context.secrets);
+    const credentials = credentialsOf(delivery);
+    if (!credentials || this.inFlight.size >= MAX_IN_FLIGHT || !(await anyDue(database)))
+      return this.options.idleMs;
+    const { claimed, waitMs } = await claimDue(database, {
+      messagesPerSecond: credentials.messages_per_second,
+      dailyRecipientLimit: credentials.daily_recipient_limit,
+      recipientGapMs: this.options.recipientGapMs,
+      claimWindowMs: CLAIM_WINDOW_MS,
+    });
+    for (const number of claimed) this.track(this.send(credentials, number));
+    return Math.min(waitMs, this.options.idleMs);
+  }
+
+  private track(work: Promise<void>) {
+    this.inFlight.add(work);
+    void work.finally(() => {
+      this.inFlight.delete(work);
+      this.wake?.();
+    });
+  }
+
+  /** Records the results gathered so far in one transaction; a halt is logged. */
+  private async flush(): Promise<void> {
+    if (this.results.length === 0) return;
+    const results = this.results;
+    this.results = [];
+    try {
+      const halt = await recordResults(this.context.database, results, this.options);
+      if (halt) this.context.log.warn({ halt }, 'delivery engine halted');
+    } catch (error) {
+      // Not recorded: the numbers stay sending and their webhooks settle them.
+      this.context.log.error({ err: error }, 'recording send results failed');
+    }
+  }
+
+  private async send(credentials: CloudApiCredentials, number: Claimed): Promise<void> {
+    let outcome: SendOutcome;
+    try {
+      const wamid = await sendTemplate(credentials, {
+        to: number.number,
+        name: number.template.name,
+        language: number.template.language,
+        components: await this.components(credentials, number),
+        callbackData: callbackKey(number.blastId, number.idx),
+      });
+      outcome = { kind: 'accepted', wamid };
+    } catch (error) {
+      outcome = outcomeOf(error);
+      if (outcome.kind === 'unknown' && !(error instanceof GraphError))
+        this.context.log.error({ err: error }, 'send failed');
+    }
+    this.results.push({
+      blastId: number.blastId,
+      idx: number.idx,
+      outcome,
+      at: new Date().toISOString(),
+    });
+  }
+
+  /** The template's header image (uploaded once per blast) and body parameters. */
+  private async components(credentials: CloudApiCredentials, number: Claimed) {
+    const components: unknown[] = [];
+    if (number.template.header_format === 'IMAGE') {
+      const id = number.mediaId ?? (await this.mediaOf(credentials, number));
+      components.push({ type: 'header', parameters: [{ type: 'image', image: { id } }] });
+    }
+    const values = Object.entries(number.template.parameters);
+    if (values.length > 0) {
+      const positional = values.every(([name]) => /^\d+$/.test(name));
+      const ordered = positional ? values.sort(([a], [b]) => Number(a) - Number(b)) : values;
+      components.push({
+        type: 'body',
+        parameters: ordered.map(([name, text]) =>
+          positional ? { type: 'text', text } : { type: 'text', parameter_name: name, text },
+        ),
+      });
+    }
+    return components;
+  }
+
+  /** Uploads the blast's image to Meta once (shared by its numbers in flight). */
+  private mediaOf(credentials: CloudApiCredentials, number: Claimed): Promise<string> {
+    let upload = this.uploads.get(number.blastId);
+    if (!upload) {
+      upload = this.upload(credentials, number);
+      this.uploads.set(number.blastId, upload);
+      // A failed upload is tried again by the next send; a kept one is read from the row.
+      upload.then(
+        () => this.uploads.delete(number.blastId),
+        () => this.uploads.delete(number.blastId),
+      );
+    }
+    return upload;
+  }
+
+  private async upload(credentials: CloudApiCredentials, number: Claimed): Promise<string> {
+    const name = (number.imageUrl ?? '').split('/').pop() ?? '';
+    const [bytes, mime] = await Promise.all([
+      this.context.files.get(name),
+      uploadMime(this.context.database, name),
+    ]);
+    if (!bytes || !mime) throw new GraphError(`Gambar ${name} tidak ditemukan`, 'unreachable');
+    const id = await uploadMedia(credentials, { bytes, mime, name });
+    return keepMediaId(this.context.database, number.blastId, id);
+  }
+}
+
+/** What a failed send came to: refused with Meta's code, never sent, or not known. */
+function outcomeOf(error: unknown): SendOutcome {
+  if (!(error instanceof GraphError)) return { kind: 'unknown' };
+  switch (error.kind) {
+    case 'answer':
+      return { kind: 'refused', code: error.code, title: error.title ?? error.message };
+    case 'unreachable':
+      return { kind: 'unreachable' };
+    default:
+      return { kind: 'unknown' };
+  }
+}

@@ -1,0 +1,612 @@
+// The delivery engine's work in the database (decision 204): Cloud API numbers are the outbox.
+// Workers claim due numbers at the pace of all workers together, record what each send came to,
+// apply Meta's statuses as they arrive, and settle the blasts through the blast service.
+import type { BlastTemplate } from '#common/blasts.ts';
+import {
+  applyStatus,
+  numberStatusOf,
+  type DeliveryTrack,
+  type ReportedStatus,
+} from '#common/delivery-states.ts';
+import { errorMeaning, failedStatus } from '#common/whatsapp-errors.ts';
+import { now, type DbHandle } from '#server/db/connection.ts';
+import type { BlastNumbersTable, DeliveryEngineTable } from '#server/db/schema.ts';
+import { forUpdate, transact, type Tx } from '#server/db/transaction.ts';
+import { lockBlast, settleDelivery } from '#server/modules/blasts/blasts.service.ts';
+
+/** How the engine paces and retries; the defaults are Meta's, tests shorten them. */
+export interface Pacing {
+  messagesPerSecond: number;
+  /** Unique recipients in a moving 24 hours; null: no limit. */
+  dailyRecipientLimit: number | null;
+  /** The least time between two sends to the same recipient (Meta's pair rate, 131056). */
+  recipientGapMs: number;
+  /** How far ahead one claim takes send slots. */
+  claimWindowMs: number;
+}
+
+export interface Retrying {
+  /** The wait before the first retry; each further retry waits twice as long. */
+  retryBaseMs: number;
+  maxAttempts: number;
+  /** How long a restricted sender (368, 131048) waits before the engine tries again by itself. */
+  pauseMs: number;
+}
+
+/** A number taken to send now, with what its message needs. */
+export interface Claimed {
+  blastId: string;
+  idx: number;
+  number: string;
+  template: BlastTemplate;
+  imageUrl: string | null;
+  mediaId: string | null;
+}
+
+/** What one send came to. */
+export type SendOutcome =
+  | { kind: 'accepted'; wamid: string }
+  /** Meta answered an error: nothing was sent. */
+  | { kind: 'refused'; code: number | null; title: string | null }
+  /** No connection was made: nothing was sent. */
+  | { kind: 'unreachable' }
+  /** The answer never came: the message may have been sent; a webhook will say. */
+  | { kind: 'unknown' };
+
+export interface SendResult {
+  blastId: string;
+  idx: number;
+  outcome: SendOutcome;
+  at: string;
+}
+
+/** The key a message carries in `biz_opaque_callback_data`: its blast and index. */
+export const callbackKey = (blastId: string, idx: number) => `${blastId}/${idx}`;
+
+function parseCallbackKey(key: unknown): { blastId: string; idx: number } | null {
+  if (typeof key !== 'string') return null;
+  const match = /^([0-9a-f-]{36})\/(\d{1,3})$/.exec(key);
+  return match ? { blastId: match[1]!, idx: Number(match[2]) } : null;
+}
+
+const DAY_MS = 24 * 60 * 60 * 1000;
+const iso = (ms: number) => new Date(ms).toISOString();
+
+/** The engine's row, made running when it does not exist yet, and locked. */
+async function holdEngine(tx: Tx, at: string): Promise<DeliveryEngineTable> {
+  await tx.db
+    .insertInto('delivery_engine')
+    .values({
+      id: 1,
+      state: 'running',
+      reason: null,
+      error_code: null,
+      since: at,
+      resume_at: null,
+      next_slot_at: at,
+    })
+    .onConflict((oc) => oc.column('id').doNothing())
+    .execute();
+  return forUpdate(
+    tx,
+    tx.db.selectFrom('delivery_engine').selectAll().where('id', '=', 1),
+  ).executeTakeFirstOrThrow();
+}
+
+/** Whether some queued number is due: a cheap look before a claim's transaction. */
+export async function anyDue({ db }: DbHandle, at = Date.now()): Promise<boolean> {
+  const row = await db
+    .selectFrom('blast_numbers')
+    .select('idx')
+    .where('state', '=', 'queued')
+    .where('next_attempt_at', '<=', iso(at))
+    .limit(1)
+    .executeTakeFirst();
+  return row !== undefined;
+}
+
+/**
+ * Takes the numbers to send now. Claims queue on the engine's row, which holds the next free send
+ * slot: a claim takes the slots up to `claimWindowMs` ahead and moves it, so all workers together
+ * send at most `messagesPerSecond`. A number sent to within the gap, or a new recipient over the
+ * daily limit, waits. Answers the numbers (marked sending) and when to look again (ms).
+ */
+export async function claimDue(
+  database: DbHandle,
+  pacing: Pacing,
+  at = Date.now(),
+): Promise<{ claimed: Claimed[]; waitMs: number }> {
+  return transact(database, async (tx) => {
+    const engine = await holdEngine(tx, iso(at));
+    if (engine.state === 'paused' && engine.resume_at && engine.resume_at <= iso(at)) {
+      await tx.db
+        .updateTable('delivery_engine')
+        .set({ state: 'running', reason: null, error_code: null, since: iso(at), resume_at: null })
+        .where('id', '=', 1)
+        .execute();
+    } else if (engine.state !== 'running') {
+      return { claimed: [], waitMs: Infinity };
+    }
+    const interval = 1000 / pacing.messagesPerSecond;
+    const start = Math.max(Date.parse(engine.next_slot_at), at);
+    if (start > at) return { claimed: [], waitMs: start - at };
+    const room = Math.max(1, Math.floor(pacing.claimWindowMs / interval));
+    const candidates = await tx.db
+      .selectFrom('blast_numbers as n')
+      .innerJoin('blasts as b', 'b.id', 'n.blast_id')
+      .select(['n.blast_id', 'n.idx', 'n.number', 'b.template', 'b.image_url', 'b.media_id'])
+      .where('n.state', '=', 'queued')
+      .where('n.next_attempt_at', '<=', iso(at))
+      .orderBy('n.next_attempt_at')
+      .orderBy('n.blast_id')
+      .orderBy('n.idx')
+      .limit(room * 2)
+      .execute();
+    const chosen = await withinLimits(tx, candidates, pacing, at);
+    const taken = chosen.take.slice(0, room);
+    for (const [when, rows] of groupBy(chosen.later, (row) => row.until)) {
+      await updateNumbers(tx, rows, { next_attempt_at: iso(when) });
+    }
+    const claimed = taken.length
+      ? await tx.db
+          .updateTable('blast_numbers')
+          .set((eb) => ({
+            state: 'sending',
+            attempts: eb('attempts', '+', 1),
+            claimed_at: iso(at),
+            next_attempt_at: null,
+          }))
+          .where('state', '=', 'queued')
+          .where((eb) =>
+            eb.or(
+              taken.map((row) =>
+                eb.and([eb('blast_id', '=', row.blast_id), eb('idx', '=', row.idx)]),
+              ),
+            ),
+          )
+          .returning(['blast_id', 'idx'])
+          .execute()
+      : [];
+    const sent = new Set(claimed.map((row) => callbackKey(row.blast_id, row.idx)));
+    const out = taken.filter((row) => sent.has(callbackKey(row.blast_id, row.idx)));
+    for (const row of out) {
+      await tx.db
+        .insertInto('delivery_recipients')
+        .values({ number: row.number, last_sent_at: iso(at) })
+        .onConflict((oc) => oc.column('number').doUpdateSet({ last_sent_at: iso(at) }))
+        .execute();
+    }
+    await tx.db
+      .updateTable('delivery_engine')
+      .set({ next_slot_at: iso(start + Math.max(out.length, 1) * interval) })
+      .where('id', '=', 1)
+      .execute();
+    return {
+      claimed: out.map((row) => ({
+        blastId: row.blast_id,
+        idx: row.idx,
+        number: row.number,
+        template: JSON.parse(row.template ?? '{}') as BlastTemplate,
+        imageUrl: row.image_url,
+        mediaId: row.media_id,
+      })),
+      waitMs: out.length ? interval * out.length : Infinity,
+    };
+  });
+}
+
+type Candidate = { blast_id: string; idx: number; number: string };
+
+/**
+ * Splits the candidates into those that may go now and those that wait (until when): a recipient
+ * sent to within the gap waits for its end; a new recipient over the daily limit waits an hour.
+ */
+async function withinLimits<T extends Candidate>(
+  tx: Tx,
+  candidates: T[],
+  pacing: Pacing,
+  at: number,
+): Promise<{ take: T[]; later: (T & { until: number })[] }> {
+  if (candidates.length === 0) return { take: [], later: [] };
+  const last = new Map(
+    (
+      await tx.db
+        .selectFrom('delivery_recipients')
+        .select(['number', 'last_sent_at'])
+        .where('number', 'in', [...new Set(candidates.map((c) => c.number))])
+        .execute()
+    ).map((row) => [row.number, Date.parse(row.last_sent_at)]),
+  );
+  let used = 0;
+  if (pacing.dailyRecipientLimit !== null) {
+    const row = await tx.db
+      .selectFrom('delivery_recipients')
+      .select((eb) => eb.fn.countAll<number>().as('n'))
+      .where('last_sent_at', '>', iso(at - DAY_MS))
+      .executeTakeFirstOrThrow();
+    used = Number(row.n);
+  }
+  const take: T[] = [];
+  const later: (T & { until: number })[] = [];
+  for (const candidate of candidates) {
+    const previous = last.get(candidate.number);
+    if (previous !== undefined && at - previous < pacing.recipientGapMs) {
+      later.push({ ...candidate, until: previous + pacing.recipientGapMs });
+      continue;
+    }
+    const known = previous !== undefined && at - previous < DAY_MS;
+    if (!known && pacing.dailyRecipientLimit !== null && used >= pacing.dailyRecipientLimit) {
+      later.push({ ...candidate, until: at + 60 * 60 * 1000 });
+      continue;
+    }
+    if (!known) used += 1;
+    last.set(candidate.number, at);
+    take.push(candidate);
+  }
+  return { take, later };
+}
+
+function groupBy<T, K>(items: readonly T[], key: (item: T) => K): Map<K, T[]> {
+  const groups = new Map<K, T[]>();
+  for (const item of items) {
+    const k = key(item);
+    groups.set(k, [...(groups.get(k) ?? []), item]);
+  }
+  return groups;
+}
+
+async function updateNumbers(
+  tx: Tx,
+  rows: readonly { blast_id: string; idx: number }[],
+  values: Partial<BlastNumbersTable>,
+) {
+  await tx.db
+    .updateTable('blast_numbers')
+    .set(values)
+    .where((eb) =>
+      eb.or(
+        rows.map((row) => eb.and([eb('blast_id', '=', row.blast_id), eb('idx', '=', row.idx)])),
+      ),
+    )
+    .execute();
+}
+
+type NumberRow = BlastNumbersTable;
+
+/** The number's delivery as the state rule reads it. */
+const trackOf = (row: NumberRow): DeliveryTrack => ({
+  state: row.state ?? 'queued',
+  error_code: row.error_code,
+  sent_at: row.sent_at,
+  delivered_at: row.delivered_at,
+  read_at: row.read_at,
+  failed_at: row.failed_at,
+});
+
+/** A change to one number's row, from its track and what else changed. */
+function changeOf(track: DeliveryTrack, extra: Partial<NumberRow> = {}): Partial<NumberRow> {
+  return {
+    ...track,
+    status: numberStatusOf(track.state, track.error_code),
+    ...extra,
+  };
+}
+
+/** Why the engine must stop sending, from a refused send. */
+export interface EngineHalt {
+  state: 'paused' | 'stopped';
+  code: number;
+}
+
+/**
+ * Records what the sends came to, blast by blast (each locked first, then its numbers), and
+ * settles each blast. Answers the halt a refusal asks for (a restricted sender, a bad token).
+ */
+export async function recordResults(
+  database: DbHandle,
+  results: readonly SendResult[],
+  retrying: Retrying,
+): Promise<EngineHalt | null> {
+  if (results.length === 0) return null;
+  return transact(database, async (tx) => {
+    let halt: EngineHalt | null = null;
+    const byBlast = groupBy(results, (r) => r.blastId);
+    for (const blastId of [...byBlast.keys()].sort()) {
+      await lockBlast(tx, blastId);
+      const mine = byBlast.get(blastId)!;
+      const rows = await numberRows(
+        tx,
+        blastId,
+        mine.map((r) => r.idx),
+      );
+      for (const result of mine) {
+        const row = rows.get(result.idx);
+        if (!row) continue;
+        const { change, halts } = resultChange(row, result, retrying);
+        if (halts && (!halt || halts.state === 'stopped')) halt = halts;
+        if (change) await updateNumbers(tx, [row], change);
+      }
+      await settleDelivery(tx, blastId);
+    }
+    if (halt) await haltEngine(tx, halt, retrying);
+    return halt;
+  });
+}
+
+async function numberRows(tx: Tx, blastId: string, indexes: number[]) {
+  const rows = await tx.db
+    .selectFrom('blast_numbers')
+    .selectAll()
+    .where('blast_id', '=', blastId)
+    .where('idx', 'in', indexes)
+    .execute();
+  return new Map(rows.map((row) => [row.idx, row]));
+}
+
+/** The change one send's result makes to its number (none when a webhook got there first). */
+function resultChange(
+  row: NumberRow,
+  { outcome, at }: SendResult,
+  retrying: Retrying,
+): { change: Partial<NumberRow> | null; halts?: EngineHalt } {
+  if (row.state !== 'sending') {
+    // A webhook already told what became of it; an accepted answer still names its message.
+    return {
+      change:
+        outcome.kind === 'accepted' && row.provider_message_id === null
+          ? { provider_message_id: outcome.wamid }
+          : null,
+    };
+  }
+  const again = (when: number, extra: Partial<NumberRow> = {}) => ({
+    change: { state: 'queued' as const, next_attempt_at: iso(when), ...extra },
+  });
+  const atMs = Date.parse(at);
+  switch (outcome.kind) {
+    case 'accepted':
+      return {
+        change: changeOf(applyStatus(trackOf(row), 'sent', at), {
+          provider_message_id: row.provider_message_id ?? outcome.wamid,
+          error_code: null,
+          error_title: null,
+        }),
+      };
+    case 'unknown':
+      return { change: null };
+    case 'unreachable':
+    case 'refused': {
+      const error =
+        outcome.kind === 'refused'
+          ? { error_code: outcome.code, error_title: outcome.title }
+          : { error_code: null, error_title: 'WhatsApp Cloud API tidak dapat dihubungi' };
+      const meaning = errorMeaning(error.error_code);
+      if (meaning.handling === 'pause' || meaning.handling === 'stop') {
+        // Not the number's fault: it waits for the engine, its attempt not counted.
+        return {
+          ...again(atMs, { ...error, attempts: row.attempts - 1 }),
+          halts: {
+            state: meaning.handling === 'stop' ? 'stopped' : 'paused',
+            code: error.error_code!,
+          },
+        };
+      }
+      if (meaning.handling === 'retry' && row.attempts < retrying.maxAttempts)
+        return again(atMs + backoff(row.attempts, retrying), error);
+      const failed = { ...trackOf(row), state: 'failed' as const, failed_at: at, ...error };
+      return { change: { ...failed, status: failedStatus(error.error_code) } };
+    }
+  }
+}
+
+/** The wait before attempt `attempts + 1`: doubling from the base, at most ten minutes. */
+function backoff(attempts: number, { retryBaseMs }: Retrying): number {
+  return Math.min(retryBaseMs * 2 ** Math.max(attempts - 1, 0), 10 * 60 * 1000);
+}
+
+async function haltEngine(tx: Tx, halt: EngineHalt, retrying: Retrying) {
+  const at = now();
+  await holdEngine(tx, at);
+  await tx.db
+    .updateTable('delivery_engine')
+    .set({
+      state: halt.state,
+      reason: errorMeaning(halt.code).meaning,
+      error_code: halt.code,
+      since: at,
+      resume_at: halt.state === 'paused' ? iso(Date.now() + retrying.pauseMs) : null,
+    })
+    .where('id', '=', 1)
+    .where('state', '!=', 'stopped')
+    .execute();
+}
+
+/** One status of a message, as Meta's webhook reports it. */
+export interface ReportedMessageStatus {
+  id: string;
+  status: ReportedStatus;
+  at: string;
+  callback: { blastId: string; idx: number } | null;
+  code: number | null;
+  title: string | null;
+}
+
+/** The message statuses a webhook body carries (anything else in it is ignored). */
+export function statusesOf(body: unknown): ReportedMessageStatus[] {
+  const found: ReportedMessageStatus[] = [];
+  const entries = (body as { entry?: unknown })?.entry;
+  for (const entry of Array.isArray(entries) ? entries : []) {
+    const changes = (entry as { changes?: unknown })?.changes;
+    for (const change of Array.isArray(changes) ? changes : []) {
+      const statuses = (change as { value?: { statuses?: unknown } })?.value?.statuses;
+      for (const status of Array.isArray(statuses) ? statuses : []) {
+        const parsed = statusOf(status);
+        if (parsed) found.push(parsed);
+      }
+    }
+  }
+  return found;
+}
+
+const REPORTED = new Set(['sent', 'delivered', 'read', 'failed']);
+
+function statusOf(raw: unknown): ReportedMessageStatus | null {
+  const status = raw as {
+    id?: unknown;
+    status?: unknown;
+    timestamp?: unknown;
+    biz_opaque_callback_data?: unknown;
+    errors?: { code?: unknown; title?: unknown; message?: unknown }[];
+  };
+  if (typeof status?.id !== 'string' || !REPORTED.has(String(status.status))) return null;
+  const seconds = Number(status.timestamp);
+  const error = Array.isArray(status.errors) ? status.errors[0] : undefined;
+  const code = Number(error?.code);
+  const title = error?.title ?? error?.message;
+  return {
+    id: status.id,
+    status: status.status as ReportedStatus,
+    at: Number.isFinite(seconds) && seconds > 0 ? iso(seconds * 1000) : now(),
+    callback: parseCallbackKey(status.biz_opaque_callback_data),
+    code: Number.isInteger(code) ? code : null,
+    title: typeof title === 'string' ? title.slice(0, 500) : null,
+  };
+}
+
+/**
+ * Applies the kept webhook events not applied yet, oldest first, `limit` at a time: each status
+ * moves its number forward only (a repeat or a late one changes at most a missing timestamp), the
+ * blasts are settled, and the events are marked applied in the same transaction. Answers how many
+ * events it applied.
+ */
+export async function applyEvents(database: DbHandle, limit = 200): Promise<number> {
+  return transact(database, async (tx) => {
+    let pending = tx.db
+      .selectFrom('webhook_events')
+      .select(['id', 'body'])
+      .where('processed_at', 'is', null)
+      .orderBy('received_at')
+      .limit(limit);
+    if (tx.engine === 'postgres') pending = pending.forUpdate().skipLocked();
+    const events = await pending.execute();
+    if (events.length === 0) return 0;
+    const statuses = events.flatMap((event) => {
+      try {
+        return statusesOf(JSON.parse(event.body));
+      } catch {
+        return [];
+      }
+    });
+    await applyStatuses(tx, statuses);
+    await tx.db
+      .updateTable('webhook_events')
+      .set({ processed_at: now() })
+      .where(
+        'id',
+        'in',
+        events.map((e) => e.id),
+      )
+      .execute();
+    return events.length;
+  });
+}
+
+async function applyStatuses(tx: Tx, statuses: ReportedMessageStatus[]) {
+  if (statuses.length === 0) return;
+  // Each status finds its number by the message id, or by the key it was sent with.
+  const byMessage = new Map(
+    (
+      await tx.db
+        .selectFrom('blast_numbers')
+        .select(['blast_id', 'idx', 'provider_message_id'])
+        .where(
+          'provider_message_id',
+          'in',
+          statuses.map((s) => s.id),
+        )
+        .execute()
+    ).map((row) => [row.provider_message_id!, { blastId: row.blast_id, idx: row.idx }]),
+  );
+  const located = statuses.flatMap((status) => {
+    const where = byMessage.get(status.id) ?? status.callback;
+    return where ? [{ ...status, ...where }] : [];
+  });
+  const byBlast = groupBy(located, (s) => s.blastId);
+  for (const blastId of [...byBlast.keys()].sort()) {
+    const exists = await tx.db
+      .selectFrom('blasts')
+      .select('id')
+      .where('id', '=', blastId)
+      .executeTakeFirst();
+    if (!exists) continue;
+    await lockBlast(tx, blastId);
+    const mine = byBlast.get(blastId)!;
+    const rows = await numberRows(tx, blastId, [...new Set(mine.map((s) => s.idx))]);
+    for (const [idx, reported] of groupBy(mine, (s) => s.idx)) {
+      const row = rows.get(idx);
+      if (!row || row.state === null) continue;
+      let track = trackOf(row);
+      let messageId = row.provider_message_id;
+      let title = row.error_title;
+      for (const status of reported) {
+        track = applyStatus(track, status.status, status.at, status.code);
+        messageId ??= status.id;
+        if (status.status === 'failed' && track.state === 'failed') title = status.title;
+      }
+      await updateNumbers(
+        tx,
+        [row],
+        changeOf(track, {
+          provider_message_id: messageId,
+          error_title: title,
+          next_attempt_at: null,
+        }),
+      );
+    }
+    await settleDelivery(tx, blastId);
+  }
+}
+
+/**
+ * Numbers left sending longer than `waitMs` with no word from Meta (a worker died between its
+ * claim and the answer, or the answer was lost and no webhook came): Meta reports every message
+ * it accepted, so these were never accepted and go back to the queue.
+ */
+export async function requeueUnanswered(
+  { db }: DbHandle,
+  waitMs: number,
+  at = Date.now(),
+): Promise<number> {
+  const moved = await db
+    .updateTable('blast_numbers')
+    .set({ state: 'queued', next_attempt_at: iso(at) })
+    .where('state', '=', 'sending')
+    .where('claimed_at', '<', iso(at - waitMs))
+    .executeTakeFirst();
+  return Number(moved.numUpdatedRows);
+}
+
+/** Sets the blast's uploaded header image id (the first upload wins; answers the kept one). */
+export async function keepMediaId({ db }: DbHandle, blastId: string, mediaId: string) {
+  await db
+    .updateTable('blasts')
+    .set({ media_id: mediaId })
+    .where('id', '=', blastId)
+    .where('media_id', 'is', null)
+    .execute();
+  const row = await db
+    .selectFrom('blasts')
+    .select('media_id')
+    .where('id', '=', blastId)
+    .executeTakeFirstOrThrow();
+  return row.media_id ?? mediaId;
+}
+
+/** The stored type of an uploaded file. */
+export async function uploadMime({ db }: DbHandle, name: string): Promise<string | null> {
+  const row = await db
+    .selectFrom('uploads')
+    .select('mime')
+    .where('name', '=', name)
+    .executeTakeFirst();
+  return row?.mime ?? null;
+}

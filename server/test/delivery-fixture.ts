@@ -1,0 +1,139 @@
+// For the delivery tests: a Sebar test server pointed at a local Cloud API that posts its
+// webhooks back to it, templates synced and enabled, and a funded client.
+import { expect } from 'vitest';
+import { WEBHOOK_PATH } from '#common/delivery.ts';
+import { startLocalCloudApi, type LocalCloudApi } from '#local-apis/cloud-api/server.ts';
+import type { LocalCloudApiOptions } from '#local-apis/cloud-api/context.ts';
+import type { Config } from '#server/config.ts';
+import { ENGINE_DEFAULTS } from '#server/modules/delivery/engine.ts';
+import { startServer, type TestServer } from './helpers.ts';
+
+export interface DeliveryFixture {
+  server: TestServer;
+  whatsapp: LocalCloudApi;
+  client: { id: string; token: string };
+  /** Creates a template blast as the client; answers the created blast. */
+  blast(numbers: string[], body?: Record<string, unknown>): Promise<any>;
+  /** The blast as the client reads it. */
+  read(id: string): Promise<any>;
+  /** Waits until `done` holds for the blast (polled), answering it. */
+  until(id: string, done: (blast: any) => boolean, timeoutMs?: number): Promise<any>;
+  /** Saves the delivery settings' cloud_api part (merged over the double's). */
+  configure(cloud: Record<string, unknown>): Promise<void>;
+  close(): Promise<void>;
+}
+
+/** The double's text-only template with one positional parameter (pengingat_tagihan). */
+export const TEXT_TEMPLATE = '1029384756000002';
+
+export async function startDeliveryFixture(
+  options: {
+    whatsapp?: Partial<LocalCloudApiOptions>;
+    config?: Partial<Config>;
+    cloud?: Record<string, unknown>;
+    points?: number;
+  } = {},
+): Promise<DeliveryFixture> {
+  const server = await startServer({
+    secretKey: 'delivery-test-key-0123456789',
+    ...options.config,
+    delivery: {
+      ...ENGINE_DEFAULTS,
+      recipientGapMs: 0,
+      retryBaseMs: 50,
+      unansweredMs: 0,
+      idleMs: 20,
+      ...options.config?.delivery,
+    },
+  });
+  const whatsapp = await startLocalCloudApi({
+    webhookUrl: `${server.url}${WEBHOOK_PATH}`,
+    recipientGapMs: 0,
+    messagesPerSecond: 1000,
+    statusDelayMs: 5,
+    ...options.whatsapp,
+  });
+  const admin = server.adminToken;
+  const configure = async (cloud: Record<string, unknown>) => {
+    const answer = await server.api('PUT', '/api/admin/delivery', {
+      token: admin,
+      body: {
+        mode: 'cloud_api',
+        cloud_api: {
+          graph_url: whatsapp.url,
+          phone_number_id: whatsapp.options.phoneNumberId,
+          business_account_id: whatsapp.options.businessAccountId,
+          access_token: whatsapp.options.accessToken,
+          app_secret: whatsapp.options.appSecret,
+          verify_token: whatsapp.options.verifyToken,
+          messages_per_second: 1000,
+          ...cloud,
+        },
+      },
+    });
+    expect(answer.status, JSON.stringify(answer.body)).toBe(200);
+  };
+  await configure(options.cloud ?? {});
+  const synced = await server.api('POST', '/api/admin/delivery/templates/sync', { token: admin });
+  expect(synced.status, JSON.stringify(synced.body)).toBe(200);
+  for (const template of synced.body as { id: string; status: string }[]) {
+    if (template.status !== 'APPROVED') continue;
+    await server.api('PUT', `/api/admin/delivery/templates/${template.id}`, {
+      token: admin,
+      body: { enabled: true },
+    });
+  }
+  const created = await server.createClient();
+  const funded = await server.api('PUT', `/api/admin/users/${created.user.id}`, {
+    token: admin,
+    body: {
+      username: created.user.username,
+      email: created.user.email,
+      points: options.points ?? 10_000,
+      is_active: true,
+    },
+  });
+  expect(funded.status).toBe(200);
+  const client = { id: created.user.id, token: created.token };
+
+  const read = async (id: string) =>
+    (await server.api('GET', `/api/client/blast-requests/${id}`, { token: client.token })).body;
+  return {
+    server,
+    whatsapp,
+    client,
+    configure,
+    read,
+    async blast(numbers, body = {}) {
+      const answer = await server.api('POST', '/api/client/blast-requests', {
+        token: client.token,
+        body: {
+          target_numbers: numbers,
+          template_id: TEXT_TEMPLATE,
+          parameters: ['Rp150.000'],
+          ...body,
+        },
+      });
+      expect(answer.status, JSON.stringify(answer.body)).toBe(201);
+      return answer.body;
+    },
+    async until(id, done, timeoutMs = 20_000) {
+      const deadline = Date.now() + timeoutMs;
+      for (;;) {
+        const blast = await read(id);
+        if (done(blast)) return blast;
+        if (Date.now() > deadline)
+          throw new Error(`blast ${id} not done: ${JSON.stringify(blast).slice(0, 2000)}`);
+        await new Promise((resolve) => setTimeout(resolve, 50));
+      }
+    },
+    async close() {
+      await server.close();
+      await whatsapp.close();
+    },
+  };
+}
+
+/** Sebar's form of an Indonesian mobile number ending in `suffix` (four digits). */
+export const numberEnding = (prefix: number, suffix: string) =>
+  `62812${String(prefix).padStart(4, '0')}${suffix}`;
