@@ -56,7 +56,7 @@ describe('ledger check', () => {
     const after = (await checkLedger(db)).map((v) => v.invariant);
     expect(after).toContain('ledger chain has no gap');
     expect(after).toContain(
-      'refunds of a blast add up to its failed + no WA count (all points when rejected or cancelled)',
+      'refunds of a blast add up to its failed + no WA count (all points when a manual blast is rejected or cancelled)',
     );
   });
 

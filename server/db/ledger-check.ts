@@ -72,13 +72,13 @@ const CHECKS: Check[] = [
   },
   {
     invariant:
-      'refunds of a blast add up to its failed + no WA count (all points when rejected or cancelled)',
+      'refunds of a blast add up to its failed + no WA count (all points when a manual blast is rejected or cancelled)',
     query: sql`select b.id as blast_id, b.status, b.refund_points,
         (select coalesce(sum(t.delta), 0) from point_transactions t where t.blast_id = b.id and t.type = 'refund') as refunded
       from blasts b
-      where b.refund_points <> case b.status
-          when 'completed' then b.failed_count + b.no_wa_count
-          when 'pending' then 0
+      where b.refund_points <> case
+          when b.status = 'pending' then 0
+          when b.status = 'completed' or b.delivery_mode <> 'manual' then b.failed_count + b.no_wa_count
           else b.points_used end
         or b.refund_points <> (select coalesce(sum(t.delta), 0) from point_transactions t where t.blast_id = b.id and t.type = 'refund')`,
   },

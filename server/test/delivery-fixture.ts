@@ -41,6 +41,7 @@ export async function startDeliveryFixture(
       ...ENGINE_DEFAULTS,
       recipientGapMs: 0,
       retryBaseMs: 50,
+      maxAttempts: 3,
       unansweredMs: 0,
       idleMs: 20,
       ...options.config?.delivery,

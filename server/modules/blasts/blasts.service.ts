@@ -697,7 +697,27 @@ export async function closeBlast(
       targetId: id,
     });
   });
+  await sendsAnswered(database, id);
   return getBlast(database, id, ownerId);
+}
+
+/**
+ * Waits (a few seconds at most) until no number of the blast is on its way: a send a worker
+ * started before the close is answered before the close is, so nothing leaves after it.
+ */
+async function sendsAnswered({ db }: DbHandle, id: string, timeoutMs = 3000) {
+  const deadline = Date.now() + timeoutMs;
+  while (Date.now() < deadline) {
+    const sending = await db
+      .selectFrom('blast_numbers')
+      .select('idx')
+      .where('blast_id', '=', id)
+      .where('state', '=', 'sending')
+      .limit(1)
+      .executeTakeFirst();
+    if (!sending) return;
+    await new Promise((resolve) => setTimeout(resolve, 25));
+  }
 }
 
 /**

@@ -118,9 +118,11 @@ export class DeliveryEngine {
   private async step(): Promise<number> {
     const { database } = this.context;
     await this.flush();
-    while ((await applyEvents(database)) > 0 && this.running);
+    await applyEvents(database);
     if (Date.now() - this.lastSweep > 1000) {
       this.lastSweep = Date.now();
+      // What this worker learned is recorded first: only numbers nobody has word of go back.
+      await this.flush();
       const waitMs = Math.max(this.options.unansweredMs, GRAPH_TIMEOUT_MS + 5000);
       await requeueUnanswered(database, waitMs);
     }

@@ -1,0 +1,164 @@
+/* eslint-disable @typescript-eslint/no-explicit-any -- tests read answers loosely: they assert on them */
+// What holds the engine back: the shared send rate, the gap to one recipient, the daily limit of
+// unique recipients, a restricted sender (pause), a bad token (stop) and a client's cancel.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { checkLedger } from '#server/db/ledger-check.ts';
+import {
+  numberEnding,
+  startDeliveryFixture,
+  type DeliveryFixture,
+} from '#server/test/delivery-fixture.ts';
+
+const RESTRICTED = numberEnding(7001, '3680');
+const BAD_TOKEN = numberEnding(7002, '1900');
+
+let f: DeliveryFixture;
+beforeAll(async () => {
+  f = await startDeliveryFixture({
+    whatsapp: { outcomes: { [RESTRICTED]: 'reject:368x1', [BAD_TOKEN]: 'reject:190x1' } },
+    config: { delivery: { recipientGapMs: 400, pauseMs: 600 } as any },
+  });
+});
+afterAll(() => f?.close());
+
+const engineRow = () =>
+  f.server.database.db.selectFrom('delivery_engine').selectAll().executeTakeFirstOrThrow();
+const sendsTo = (numbers: string[]) => f.whatsapp.sends.filter((s) => numbers.includes(s.to));
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+const balance = async () =>
+  (await f.server.api('GET', '/api/auth/me', { token: f.client.token })).body.points;
+
+describe('pacing', () => {
+  it('never sends more than messages_per_second in any second', async () => {
+    await f.configure({ messages_per_second: 20 });
+    const numbers = Array.from({ length: 60 }, (_, i) => numberEnding(1000 + i, '2000'));
+    const created = await f.blast(numbers);
+    await f.until(created.id, (b) => b.status === 'completed', 30_000);
+    const arrived = sendsTo(numbers)
+      .map((s) => s.at)
+      .sort((a, b) => a - b);
+    expect(arrived).toHaveLength(60);
+    // When each was taken to send: never more than 20 in any second (the engine's own clock; the
+    // network may bunch arrivals by a few milliseconds on a busy machine).
+    const claims = await f.server.database.db
+      .selectFrom('blast_numbers')
+      .select('claimed_at')
+      .where('blast_id', '=', created.id)
+      .execute();
+    const times = claims.map((row) => Date.parse(row.claimed_at!)).sort((a, b) => a - b);
+    let most = 0;
+    for (const start of times) {
+      most = Math.max(most, times.filter((t) => t >= start && t < start + 1000).length);
+    }
+    expect(most).toBeLessThanOrEqual(20);
+    // At the API: 60 sends at 20 a second take about three seconds.
+    expect(arrived.at(-1)! - arrived[0]!).toBeGreaterThan(2500);
+    await f.configure({ messages_per_second: 1000 });
+  }, 60_000);
+
+  it('keeps the gap between two sends to the same recipient', async () => {
+    const number = numberEnding(1100, '2000');
+    const first = await f.blast([number]);
+    const second = await f.blast([number]);
+    for (const blast of [first, second]) await f.until(blast.id, (b) => b.status === 'completed');
+    expect(sendsTo([number])).toHaveLength(2);
+    // When each was taken to send (the engine's own clock, not the network's).
+    const claims = await f.server.database.db
+      .selectFrom('blast_numbers')
+      .select('claimed_at')
+      .where('blast_id', 'in', [first.id, second.id])
+      .execute();
+    const [a, b] = claims.map((row) => Date.parse(row.claimed_at!)).sort((x, y) => x - y);
+    expect(b! - a!).toBeGreaterThanOrEqual(400);
+  });
+});
+
+describe('a restricted sender and a bad token', () => {
+  it('pauses on 368, says why, and resumes by itself', async () => {
+    const others = [numberEnding(7100, '2000'), numberEnding(7101, '2000')];
+    const created = await f.blast([RESTRICTED, ...others]);
+    await f.until(created.id, (b) => b.numbers[0].delivery.error_code === 368);
+    const paused = await engineRow();
+    expect(paused).toMatchObject({ state: 'paused', error_code: 368 });
+    expect(paused.reason).toBe('Akun pengirim diblokir sementara karena pelanggaran kebijakan');
+    const waiting = await f.read(created.id);
+    expect(waiting.numbers[0]).toMatchObject({ status: 'pending', delivery: { state: 'queued' } });
+    expect(waiting.numbers[0].delivery.reason).toMatch(/dibatasi/);
+    const done = await f.until(created.id, (b) => b.status === 'completed');
+    expect(done.numbers.map((n: any) => n.status)).toEqual(['success', 'success', 'success']);
+    expect(sendsTo([RESTRICTED, ...others])).toHaveLength(3);
+    expect((await engineRow()).state).toBe('running');
+  });
+
+  it('stops on 190, says why, and sends nothing until the admin resumes', async () => {
+    const created = await f.blast([BAD_TOKEN]);
+    await f.until(created.id, (b) => b.numbers[0].delivery.error_code === 190);
+    const stopped = await engineRow();
+    expect(stopped).toMatchObject({ state: 'stopped', error_code: 190 });
+    expect(stopped.reason).toBe('Access token tidak valid atau sudah kedaluwarsa');
+    // A stop does not end by itself.
+    await sleep(1000);
+    expect((await engineRow()).state).toBe('stopped');
+    const other = await f.blast([numberEnding(7200, '2000')]);
+    await sleep(300);
+    expect(sendsTo([other.numbers[0].number])).toHaveLength(0);
+    // The admin resumes (the 'Lanjutkan' button).
+    await f.server.database.db
+      .updateTable('delivery_engine')
+      .set({ state: 'running', reason: null, error_code: null, resume_at: null })
+      .execute();
+    for (const blast of [created, other]) await f.until(blast.id, (b) => b.status === 'completed');
+    expect(sendsTo([BAD_TOKEN])).toHaveLength(1);
+  });
+});
+
+describe('a cancel in the middle of sending', () => {
+  it('refunds the numbers not sent and sends none after the cancel is answered', async () => {
+    await f.configure({ messages_per_second: 5 });
+    const numbers = Array.from({ length: 30 }, (_, i) => numberEnding(8000 + i, '2000'));
+    const before = await balance();
+    const created = await f.blast(numbers);
+    await f.until(created.id, (b) => b.successful_count >= 3, 10_000);
+    const cancelled = await f.server.api(
+      'POST',
+      `/api/client/blast-requests/${created.id}/cancel`,
+      { token: f.client.token },
+    );
+    const answeredAt = Date.now();
+    expect(cancelled.status, JSON.stringify(cancelled.body)).toBe(200);
+    expect(cancelled.body.status).toBe('cancelled');
+    await sleep(1500);
+    const late = sendsTo(numbers).filter((s) => s.at > answeredAt);
+    expect(late).toEqual([]);
+    const done = await f.until(created.id, (b) =>
+      b.numbers.every((n: any) => n.status !== 'pending'),
+    );
+    const sent = sendsTo(numbers).length;
+    expect(done.successful_count).toBe(sent);
+    expect(done.failed_count).toBe(30 - sent);
+    expect(done.refund_points).toBe(30 - sent);
+    const unsent = done.numbers.find((n: any) => n.status === 'failed');
+    expect(unsent.delivery.reason).toBe('Blast dibatalkan sebelum nomor ini dikirim');
+    expect(await balance()).toBe(before - sent);
+    expect(await checkLedger(f.server.database.db)).toEqual([]);
+    await f.configure({ messages_per_second: 1000 });
+  }, 30_000);
+});
+
+describe('the daily limit of unique recipients', () => {
+  it('sends to no more new recipients than the limit; the rest wait', async () => {
+    const fresh = await startDeliveryFixture({ cloud: { daily_recipient_limit: 3 } });
+    try {
+      const numbers = Array.from({ length: 5 }, (_, i) => numberEnding(6000 + i, '2000'));
+      const created = await fresh.blast(numbers);
+      await fresh.until(created.id, (b) => b.successful_count === 3);
+      await sleep(800);
+      const blast = await fresh.read(created.id);
+      expect(blast.successful_count).toBe(3);
+      expect(blast.numbers.filter((n: any) => n.delivery.state === 'queued')).toHaveLength(2);
+      expect(fresh.whatsapp.sends).toHaveLength(3);
+    } finally {
+      await fresh.close();
+    }
+  });
+});
