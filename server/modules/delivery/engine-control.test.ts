@@ -1,4 +1,4 @@
-/* eslint-disable @typescript-eslint/no-explicit-any -- tests read answers loosely: they assert on them */
+ 
 // What holds the engine back: the shared send rate, the gap to one recipient, the daily limit of
 // unique recipients, a restricted sender (pause), a bad token (stop) and a client's cancel.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
