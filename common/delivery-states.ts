@@ -60,3 +60,16 @@ export function numberStatusOf(state: DeliveryState, errorCode: number | null): 
   if (state === 'failed') return failedStatus(errorCode);
   return state === 'queued' || state === 'sending' ? 'pending' : 'success';
 }
+
+/**
+ * A delivery state as both detail screens name it (decision 205): the words of WhatsApp's own
+ * ticks (one tick Terkirim, two Diterima, blue Dibaca), and Antre, KBBI's spelling.
+ */
+export const DELIVERY_STATE_LABELS: Record<DeliveryState, string> = {
+  queued: 'Antre',
+  sending: 'Mengirim',
+  sent: 'Terkirim',
+  delivered: 'Diterima',
+  read: 'Dibaca',
+  failed: 'Gagal',
+};

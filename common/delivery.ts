@@ -110,3 +110,46 @@ export function missingForCloudApi(settings: CloudApiSettings): string | null {
     ? `Mode Cloud API belum dapat dipakai: ${missing.join(', ')} harus diisi`
     : null;
 }
+
+/** The engine as the queue card shows it: off in manual mode (nothing is sent by Sebar). */
+export const ENGINE_STATES = ['off', 'running', 'paused', 'stopped'] as const;
+export type EngineState = (typeof ENGINE_STATES)[number];
+
+/**
+ * The delivery queue on 'Pengiriman': the engine's state, what waits and what is on its way,
+ * today's sends and failures (the Asia/Jakarta day), the rate against its limit and the daily
+ * recipient limit against what the last 24 hours used.
+ */
+export const DeliveryQueueSchema = z.object({
+  mode: z.enum(DELIVERY_MODES),
+  engine: z.object({
+    state: z.enum(ENGINE_STATES),
+    /** Indonesian, for the admin: why it is paused or stopped. */
+    reason: z.string().nullable(),
+    error_code: z.number().nullable(),
+    since: z.string().nullable(),
+    /** When a pause ends by itself; null: until the admin resumes. */
+    resume_at: z.string().nullable(),
+  }),
+  waiting: z.number(),
+  sending: z.number(),
+  sent_today: z.number(),
+  failed_today: z.number(),
+  /** Today's failures by Meta's code (null: Sebar's own, by its title), most first. */
+  failures_today: z.array(
+    z.object({ code: z.number().nullable(), meaning: z.string(), count: z.number() }),
+  ),
+  rate: z.object({
+    /** Messages per second allowed (the settings). */
+    limit: z.number(),
+    /** Sends per second over the last 60 seconds. */
+    last_minute: z.number(),
+  }),
+  daily: z.object({
+    /** Unique recipients per 24 hours; null: no limit. */
+    limit: z.number().nullable(),
+    /** Unique recipients sent to in the last 24 hours. */
+    used: z.number(),
+  }),
+});
+export type DeliveryQueue = z.infer<typeof DeliveryQueueSchema>;

@@ -43,6 +43,8 @@ const ROUTES: [method: string, url: string, access: Access, ownership: Ownership
   ['GET', '/api/admin/delivery', 'admin', 'none'],
   ['PUT', '/api/admin/delivery', 'admin', 'none'],
   ['POST', '/api/admin/delivery/test', 'admin', 'none'],
+  ['GET', '/api/admin/delivery/queue', 'admin', 'none'],
+  ['POST', '/api/admin/delivery/resume', 'admin', 'none'],
   ['GET', '/api/admin/delivery/templates', 'admin', 'none'],
   ['POST', '/api/admin/delivery/templates/sync', 'admin', 'none'],
   ['PUT', '/api/admin/delivery/templates/:id', 'admin', 'none'],

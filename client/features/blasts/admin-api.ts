@@ -2,6 +2,7 @@
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import type {
   Blast,
+  BlastDetail,
   BlastPage,
   BlastResultInput,
   BlastStatus,
@@ -10,6 +11,7 @@ import type {
 import { api } from '#client/lib/api-client.ts';
 import { refreshAfter } from '#client/lib/query-client.ts';
 import { adminDashboardKey } from '#client/features/dashboard/admin-api.ts';
+import { refreshWhileSending } from './live-refresh.ts';
 
 /** SPEC: admin blast results, 5 per page. */
 export const BLASTS_PAGE_SIZE = 5;
@@ -24,6 +26,20 @@ export function useAdminBlasts(page: number) {
         signal,
       }),
     placeholderData: keepPreviousData,
+    // A Cloud API blast's counts move as the engine sends; manual results are the admin's own.
+    refetchInterval: (query) => refreshWhileSending(query.state.data?.items),
+  });
+}
+
+/** One blast with every number's delivery, followed while a Cloud API blast is being sent. */
+export function useAdminBlast(id: string) {
+  return useQuery({
+    queryKey: [...adminBlastsKey, id],
+    queryFn: ({ signal }) => api.get<BlastDetail>(`/admin/blast-requests/${id}`, { signal }),
+    refetchInterval: (query) => {
+      const blast = query.state.data;
+      return refreshWhileSending(blast && [blast]);
+    },
   });
 }
 

@@ -1,38 +1,24 @@
 // The admin's blast Detail dialog: request info, message, image, results, and the per-number
-// status editor with its real-time summary (edits stay local until 'Simpan Perubahan').
-import { ExternalLink, Pencil, RotateCcw, Save, X } from 'lucide-react';
+// status editor with its real-time summary (edits stay local until 'Simpan Perubahan'). A Cloud
+// API blast shows each number's delivery instead, with no editor (admin-blast-delivery.tsx).
+import { Pencil, RotateCcw, Save, X } from 'lucide-react';
 import { useEffect, useMemo, useRef, useState, type ReactNode, type RefObject } from 'react';
-import {
-  NUMBER_STATUSES,
-  type Blast,
-  type BlastStatus,
-  type NumberStatus,
-} from '#common/blasts.ts';
+import { NUMBER_STATUSES, type Blast, type NumberStatus } from '#common/blasts.ts';
 import { Badge, type BadgeProps } from '#client/components/ui/badge.tsx';
 import { Button } from '#client/components/ui/button.tsx';
-import {
-  Dialog,
-  DialogContent,
-  DialogDescription,
-  DialogHeader,
-  DialogTitle,
-} from '#client/components/ui/dialog.tsx';
 import { toast, toastError, toastSuccess } from '#client/components/ui/toast.ts';
 import { errorMessage } from '#client/lib/api-client.ts';
 import { cn } from '#client/lib/cn.ts';
-import { formatDateTime, formatNumber, percentDone } from '#client/lib/format.ts';
+import { formatNumber } from '#client/lib/format.ts';
+import { ADMIN_NUMBER_STATUS_LABELS, useSaveNumberStatuses } from './admin-api.ts';
+import { CloudApiBlastDetail } from './admin-blast-delivery.tsx';
 import {
-  ADMIN_BLAST_STATUS_LABELS,
-  ADMIN_NUMBER_STATUS_LABELS,
-  useSaveNumberStatuses,
-} from './admin-api.ts';
-
-export const BLAST_STATUS_BADGE: Record<BlastStatus, BadgeProps['variant']> = {
-  pending: 'warning',
-  completed: 'success',
-  rejected: 'destructive',
-  cancelled: 'secondary',
-};
+  BlastContent,
+  BlastDetailShell,
+  BlastInfo,
+  BlastOutcome,
+  StatusSummary,
+} from './admin-blast-parts.tsx';
 
 const NUMBER_BADGE: Record<NumberStatus, BadgeProps['variant']> = {
   pending: 'secondary',
@@ -40,192 +26,6 @@ const NUMBER_BADGE: Record<NumberStatus, BadgeProps['variant']> = {
   failed: 'destructive',
   no_wa: 'warning',
 };
-
-/** Colours of the summary boxes and the stacked bar, per number status. */
-const TONE: Record<NumberStatus, { box: string; bar: string }> = {
-  success: { box: 'bg-primary-soft text-primary', bar: 'bg-primary' },
-  failed: { box: 'bg-destructive-soft text-destructive', bar: 'bg-destructive' },
-  no_wa: { box: 'bg-warning-soft text-warning', bar: 'bg-amber-500' },
-  pending: { box: 'bg-muted text-muted-foreground', bar: 'bg-muted-foreground/30' },
-};
-const SUMMARY_ORDER: NumberStatus[] = ['success', 'failed', 'no_wa', 'pending'];
-
-export function BlastStatusBadge({ status }: { status: BlastStatus }) {
-  return <Badge variant={BLAST_STATUS_BADGE[status]}>{ADMIN_BLAST_STATUS_LABELS[status]}</Badge>;
-}
-
-function InfoItem({
-  label,
-  children,
-  className,
-}: {
-  label: string;
-  children: ReactNode;
-  className?: string;
-}) {
-  return (
-    <div className={cn('min-w-0', className)}>
-      <dt className="text-xs text-muted-foreground">{label}</dt>
-      <dd className="break-all text-sm font-medium">{children}</dd>
-    </div>
-  );
-}
-
-/** Counts, processed total, progress and a stacked bar, from the statuses as they stand now. */
-function StatusSummary({ statuses }: { statuses: NumberStatus[] }) {
-  const total = statuses.length;
-  const counts = useMemo(() => {
-    const result: Record<NumberStatus, number> = { pending: 0, success: 0, failed: 0, no_wa: 0 };
-    for (const status of statuses) result[status] += 1;
-    return result;
-  }, [statuses]);
-  const processed = total - counts.pending;
-  const percent = percentDone(processed, total);
-  const share = (n: number) => (total ? (n / total) * 100 : 0);
-
-  return (
-    <section aria-labelledby="status-summary-title" className="grid gap-3" data-status-summary="">
-      <h3 id="status-summary-title" className="text-sm font-semibold">
-        Ringkasan Status
-      </h3>
-      <dl className="grid grid-cols-2 gap-2 sm:grid-cols-4">
-        {SUMMARY_ORDER.map((status) => (
-          <div
-            key={status}
-            className={cn('rounded-lg p-3 text-center', TONE[status].box)}
-            data-summary={status}
-          >
-            <dt className="text-xs font-medium">{ADMIN_NUMBER_STATUS_LABELS[status]}</dt>
-            <dd className="text-xl font-bold">{formatNumber(counts[status])}</dd>
-          </div>
-        ))}
-      </dl>
-      <div className="flex flex-wrap items-center justify-between gap-2 text-sm">
-        <span data-processed="">
-          Diproses: <strong>{formatNumber(processed)}</strong> dari {formatNumber(total)} nomor
-        </span>
-        <span data-progress="">
-          Progress: <strong>{percent}%</strong>
-        </span>
-      </div>
-      <div
-        role="img"
-        aria-label={`Berhasil ${counts.success}, gagal ${counts.failed}, tidak ada WA ${counts.no_wa}, menunggu ${counts.pending}`}
-        className="flex h-3 w-full overflow-hidden rounded-full bg-muted"
-      >
-        {SUMMARY_ORDER.map((status) =>
-          counts[status] > 0 ? (
-            <div
-              key={status}
-              className={cn('h-full transition-[width]', TONE[status].bar)}
-              style={{ width: `${share(counts[status])}%` }}
-            />
-          ) : null,
-        )}
-      </div>
-    </section>
-  );
-}
-
-function BlastInfo({ blast }: { blast: Blast }) {
-  return (
-    <section aria-labelledby="blast-info-title" className="grid gap-2">
-      <h3 id="blast-info-title" className="text-sm font-semibold">
-        Informasi Request
-      </h3>
-      <dl className="grid gap-3 rounded-lg bg-muted p-3 sm:grid-cols-2" data-blast-info="">
-        <InfoItem label="Username">{blast.username}</InfoItem>
-        <InfoItem label="User ID">
-          <span className="font-mono text-xs">{blast.user_id}</span>
-        </InfoItem>
-        <InfoItem label="Request ID">
-          <span className="font-mono text-xs">{blast.id}</span>
-        </InfoItem>
-        <InfoItem label="Status">
-          <BlastStatusBadge status={blast.status} />
-        </InfoItem>
-        <InfoItem label="Tanggal">{formatDateTime(blast.created_at)}</InfoItem>
-        <InfoItem label="Poin Terpakai">{formatNumber(blast.points_used)} poin</InfoItem>
-      </dl>
-    </section>
-  );
-}
-
-function BlastContent({ blast }: { blast: Blast }) {
-  return (
-    <>
-      <section aria-labelledby="blast-message-title" className="grid gap-2">
-        <h3 id="blast-message-title" className="text-sm font-semibold">
-          Pesan
-        </h3>
-        <p
-          className="max-h-48 overflow-y-auto whitespace-pre-wrap break-words rounded-lg border p-3 text-sm"
-          data-blast-message=""
-        >
-          {blast.message}
-        </p>
-      </section>
-      {blast.image_url && (
-        <section aria-labelledby="blast-image-title" className="grid justify-items-start gap-2">
-          <h3 id="blast-image-title" className="text-sm font-semibold">
-            Gambar
-          </h3>
-          <img
-            src={blast.image_url}
-            alt="Gambar yang dilampirkan pada blast"
-            className="max-h-64 rounded-lg border object-contain"
-          />
-          <a
-            href={blast.image_url}
-            target="_blank"
-            rel="noopener noreferrer"
-            className="inline-flex items-center gap-1 text-sm font-medium text-primary underline-offset-4 hover:underline"
-          >
-            Buka gambar di tab baru
-            <ExternalLink aria-hidden className="size-3.5" />
-          </a>
-        </section>
-      )}
-    </>
-  );
-}
-
-/** The submitted result of a completed blast, or why a closed one sent nothing. */
-function BlastOutcome({ blast }: { blast: Blast }) {
-  if (blast.status === 'rejected' || blast.status === 'cancelled') {
-    return (
-      <p className="rounded-lg border border-destructive/30 bg-destructive-soft p-3 text-sm text-destructive">
-        {blast.status === 'rejected'
-          ? 'Blast ini ditolak admin.'
-          : 'Blast ini dibatalkan oleh klien.'}{' '}
-        {formatNumber(blast.refund_points)} poin telah dikembalikan ke klien.
-      </p>
-    );
-  }
-  if (blast.status !== 'completed') return null;
-  return (
-    <section aria-labelledby="blast-result-title" className="grid gap-2">
-      <h3 id="blast-result-title" className="text-sm font-semibold">
-        Hasil Blast
-      </h3>
-      <dl className="grid grid-cols-3 gap-3 rounded-lg border p-3" data-blast-result="">
-        <InfoItem label="Berhasil">{formatNumber(blast.successful_count)}</InfoItem>
-        <InfoItem label="Gagal">{formatNumber(blast.failed_count)}</InfoItem>
-        <InfoItem label="Tidak ada WA">{formatNumber(blast.no_wa_count)}</InfoItem>
-        {blast.refund_points > 0 && (
-          <InfoItem label="Refund Poin" className="col-span-3">
-            <span className="text-primary">
-              {formatNumber(blast.refund_points)} poin dikembalikan
-            </span>
-          </InfoItem>
-        )}
-        <InfoItem label="Catatan Admin" className="col-span-3">
-          <span className="whitespace-pre-wrap font-normal">{blast.admin_notes || '-'}</span>
-        </InfoItem>
-      </dl>
-    </section>
-  );
-}
 
 function NumberRow(props: {
   index: number;
@@ -425,13 +225,15 @@ function NumbersSection({
   );
 }
 
-export function AdminBlastDetailDialog({
-  blast: initial,
-  onClose,
-}: {
-  blast: Blast;
-  onClose: () => void;
-}) {
+export function AdminBlastDetailDialog({ blast, onClose }: { blast: Blast; onClose: () => void }) {
+  return blast.delivery_mode === 'cloud_api' ? (
+    <CloudApiBlastDetail blast={blast} onClose={onClose} />
+  ) : (
+    <ManualBlastDetail blast={blast} onClose={onClose} />
+  );
+}
+
+function ManualBlastDetail({ blast: initial, onClose }: { blast: Blast; onClose: () => void }) {
   const saveStatuses = useSaveNumberStatuses();
   /** The blast as last saved: the list's row, then each save's answer merged in. */
   const [blast, setBlast] = useState(initial);
@@ -473,30 +275,22 @@ export function AdminBlastDetailDialog({
   const saving = saveStatuses.isPending;
 
   return (
-    <Dialog open onOpenChange={(open) => !open && !saving && onClose()}>
-      <DialogContent className="max-w-3xl">
-        <DialogHeader>
-          <DialogTitle>Detail Blast Request</DialogTitle>
-          <DialogDescription>
-            Informasi lengkap blast, daftar nomor tujuan dan status per nomor.
-          </DialogDescription>
-        </DialogHeader>
-        <BlastInfo blast={blast} />
-        <BlastContent blast={blast} />
-        <BlastOutcome blast={blast} />
-        <NumbersSection blast={blast} edits={edits} editing={editing}>
-          {editable && (
-            <NumbersToolbar
-              editing={editing}
-              saving={saving}
-              toggleRef={toggleButton}
-              onReset={onReset}
-              onSave={onSave}
-              onToggle={toggleEditing}
-            />
-          )}
-        </NumbersSection>
-      </DialogContent>
-    </Dialog>
+    <BlastDetailShell onClose={() => !saving && onClose()}>
+      <BlastInfo blast={blast} />
+      <BlastContent blast={blast} />
+      <BlastOutcome blast={blast} />
+      <NumbersSection blast={blast} edits={edits} editing={editing}>
+        {editable && (
+          <NumbersToolbar
+            editing={editing}
+            saving={saving}
+            toggleRef={toggleButton}
+            onReset={onReset}
+            onSave={onSave}
+            onToggle={toggleEditing}
+          />
+        )}
+      </NumbersSection>
+    </BlastDetailShell>
   );
 }

@@ -1,11 +1,18 @@
 // The client's blasts: create (image first), the paginated list, one blast, and cancel.
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import type { Blast, BlastPage, BlastStatus, CreateBlast, NumberStatus } from '#common/blasts.ts';
+import type {
+  Blast,
+  BlastDetail,
+  BlastPage,
+  BlastStatus,
+  CreateBlast,
+  NumberStatus,
+} from '#common/blasts.ts';
 import type { z } from '#common/zod.ts';
 import type { ImageUploadSchema } from '#common/settings.ts';
 import { api } from '#client/lib/api-client.ts';
-import { refreshWhilePending } from '#client/lib/query-client.ts';
 import { meQueryKey } from '#client/features/auth/api.ts';
+import { refreshBlastList, refreshWhileSending } from './live-refresh.ts';
 
 export const CLIENT_PAGE_SIZE = 5;
 const blastsKey = ['client', 'blast-requests'] as const;
@@ -36,15 +43,20 @@ export function useClientBlasts(page: number) {
       }),
     placeholderData: keepPreviousData,
     // A client waiting for results sees them come in without reloading.
-    refetchInterval: (query) => refreshWhilePending(query.state.data?.items),
+    refetchInterval: (query) => refreshBlastList(query.state.data?.items),
   });
 }
 
 export function useClientBlast(id: string | null) {
   return useQuery({
     queryKey: [...blastsKey, id],
-    queryFn: ({ signal }) => api.get<Blast>(`/client/blast-requests/${id}`, { signal }),
+    queryFn: ({ signal }) => api.get<BlastDetail>(`/client/blast-requests/${id}`, { signal }),
     enabled: id !== null,
+    // Each number's delivery, as the engine moves it.
+    refetchInterval: (query) => {
+      const blast = query.state.data;
+      return refreshWhileSending(blast && [blast]);
+    },
   });
 }
 

@@ -1,8 +1,8 @@
-// The client's blast detail dialog: facts, message, each number's real status, the progress
-// summary, and the cancel action (full refund) while the blast is still pending.
+// The client's blast detail dialog: facts, message, each number's real status (a Cloud API
+// blast's delivery as it happens), the progress summary, and the cancel action while pending.
 import type { ReactNode } from 'react';
 import { useState } from 'react';
-import type { Blast, NumberStatus } from '#common/blasts.ts';
+import type { Blast, BlastDetail, NumberStatus } from '#common/blasts.ts';
 import { Button } from '#client/components/ui/button.tsx';
 import { ConfirmDialog } from '#client/components/ui/confirm-dialog.tsx';
 import {
@@ -19,9 +19,11 @@ import { PageSpinner } from '#client/components/ui/spinner.tsx';
 import { toastError, toastSuccess } from '#client/components/ui/toast.ts';
 import { errorMessage } from '#client/lib/api-client.ts';
 import { cn } from '#client/lib/cn.ts';
-import { formatDateTime, formatNumber } from '#client/lib/format.ts';
+import { formatDateTime, formatNumber, percentDone } from '#client/lib/format.ts';
 import { useCancelBlast, useClientBlast } from './client-api.ts';
 import { BlastStatusBadge, NumberStatusBadge } from './client-blast-status.tsx';
+import { beingSent } from './live-refresh.ts';
+import { DeliveryNumberList } from './number-delivery.tsx';
 
 export interface ClientBlastDetailProps {
   /** The blast shown; null closes the dialog. */
@@ -52,12 +54,21 @@ export function ClientBlastDetail({ blastId, onClose }: ClientBlastDetailProps) 
   );
 }
 
-function DetailBody({ blast }: { blast: Blast }) {
+function DetailBody({ blast }: { blast: BlastDetail }) {
   return (
     <>
       <BlastFacts blast={blast} />
       <BlastMessage blast={blast} />
-      <BlastNumbers blast={blast} />
+      {blast.delivery_mode === 'cloud_api' ? (
+        <section className="grid gap-2">
+          <h3 className="text-sm font-semibold">
+            Nomor Tujuan ({formatNumber(blast.total_numbers)})
+          </h3>
+          <DeliveryNumberList numbers={blast.numbers} />
+        </section>
+      ) : (
+        <BlastNumbers blast={blast} />
+      )}
       <BlastProgress blast={blast} />
       <CancelBlastFooter blast={blast} />
     </>
@@ -152,7 +163,20 @@ function BlastProgress({ blast }: { blast: Blast }) {
         <SummaryBox label="No WA" value={blast.no_wa_count} tone="warning" />
         <SummaryBox label="Pending" value={pending} tone="neutral" />
       </div>
+      {blast.delivery_mode === 'cloud_api' && <SendingProgress blast={blast} pending={pending} />}
     </section>
+  );
+}
+
+/** A Cloud API blast: how far the sending is, and that the screen follows it by itself. */
+function SendingProgress({ blast, pending }: { blast: Blast; pending: number }) {
+  const total = blast.total_numbers;
+  return (
+    <p className="text-xs text-muted-foreground" aria-live="polite" data-sending-progress="">
+      {formatNumber(total - pending)} dari {formatNumber(total)} nomor selesai diproses (
+      {percentDone(total - pending, total)}%)
+      {beingSent(blast) && ' · dikirim melalui WhatsApp Cloud API, diperbarui otomatis'}
+    </p>
   );
 }
 
@@ -192,7 +216,11 @@ function CancelBlastFooter({ blast }: { blast: Blast }) {
         open={confirming}
         onOpenChange={setConfirming}
         title="Batalkan Blast?"
-        description={`Blast ke ${formatNumber(total)} nomor ini akan dibatalkan dan ${formatNumber(blast.points_used)} poin dikembalikan ke saldo Anda.`}
+        description={
+          blast.delivery_mode === 'cloud_api'
+            ? `Nomor yang belum dikirim dari blast ke ${formatNumber(total)} nomor ini tidak akan dikirim, dan poinnya dikembalikan ke saldo Anda. Nomor yang sudah dikirim tetap tercatat.`
+            : `Blast ke ${formatNumber(total)} nomor ini akan dibatalkan dan ${formatNumber(blast.points_used)} poin dikembalikan ke saldo Anda.`
+        }
         confirmLabel="Ya, Batalkan Blast"
         cancelLabel="Kembali"
         onConfirm={() => void confirmCancel()}

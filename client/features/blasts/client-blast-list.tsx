@@ -6,6 +6,7 @@ import type { DataTableColumn } from '#client/components/ui/data-table.tsx';
 import { StatCard } from '#client/components/ui/stat-card.tsx';
 import { formatDateTime, formatFigure, formatNumber } from '#client/lib/format.ts';
 import { BlastStatusBadge } from './client-blast-status.tsx';
+import { beingSent } from './live-refresh.ts';
 
 const PREVIEW_LENGTH = 50;
 const preview = (message: string) =>
@@ -22,7 +23,17 @@ function BlastResult({ blast }: { blast: Blast }) {
         </ul>
       );
     case 'pending':
-      return <span className="text-sm text-muted-foreground">Sedang diproses</span>;
+      return beingSent(blast) ? (
+        <span className="grid text-sm text-muted-foreground" data-blast-result="">
+          Sedang diproses
+          <span className="text-xs">
+            {formatNumber(blast.successful_count + blast.failed_count + blast.no_wa_count)} dari{' '}
+            {formatNumber(blast.total_numbers)} diproses
+          </span>
+        </span>
+      ) : (
+        <span className="text-sm text-muted-foreground">Sedang diproses</span>
+      );
     case 'rejected':
       return <span className="text-sm text-destructive">Ditolak admin</span>;
     case 'cancelled':

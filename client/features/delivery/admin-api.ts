@@ -2,6 +2,7 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import type { ConnectionCheck, DeliveryInput, DeliverySettings } from '#common/delivery.ts';
 import { api } from '#client/lib/api-client.ts';
+import { deliveryQueueKey } from './queue-api.ts';
 
 export const adminDeliveryKey = ['admin', 'delivery'] as const;
 
@@ -16,7 +17,11 @@ export function useSaveDelivery() {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: (input: DeliveryInput) => api.put<DeliverySettings>('/admin/delivery', input),
-    onSuccess: (saved) => queryClient.setQueryData(adminDeliveryKey, saved),
+    onSuccess: (saved) => {
+      queryClient.setQueryData(adminDeliveryKey, saved);
+      // The mode and the limits show on the queue card too.
+      void queryClient.invalidateQueries({ queryKey: deliveryQueueKey });
+    },
   });
 }
 

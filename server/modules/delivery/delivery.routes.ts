@@ -1,12 +1,15 @@
-// How blasts are delivered: the admin's delivery settings and the Cloud API connection check.
+// How blasts are delivered: the admin's delivery settings, the Cloud API connection check, and
+// the delivery queue with the resume of a paused engine.
 import {
   ConnectionCheckSchema,
   DeliveryInputSchema,
+  DeliveryQueueSchema,
   DeliverySettingsSchema,
 } from '#common/delivery.ts';
 import type { App, AppContext } from '#server/app-context.ts';
 import { currentUser } from '#server/plugins/auth.ts';
 import { checkConnection, deliveryView, readDelivery, saveDelivery } from './delivery.service.ts';
+import { readQueue, resumeEngine } from './queue.service.ts';
 
 const tags = ['delivery'];
 
@@ -29,5 +32,15 @@ export function deliveryRoutes(app: App, { database, secrets }: AppContext) {
     '/api/admin/delivery/test',
     { config: { access: 'admin' }, schema: { tags, response: { 200: ConnectionCheckSchema } } },
     () => checkConnection(db, secrets),
+  );
+  app.get(
+    '/api/admin/delivery/queue',
+    { config: { access: 'admin' }, schema: { tags, response: { 200: DeliveryQueueSchema } } },
+    () => readQueue(db),
+  );
+  app.post(
+    '/api/admin/delivery/resume',
+    { config: { access: 'admin' }, schema: { tags, response: { 200: DeliveryQueueSchema } } },
+    (request) => resumeEngine(database, currentUser(request).id),
   );
 }

@@ -1,5 +1,6 @@
 // Hasil Blast (/blast-results): every client's blasts, 5 per page, with detail, result entry,
-// re-edit (after a confirmation) and reject.
+// re-edit (after a confirmation) and reject. A Cloud API blast's results come from the engine:
+// no entry or re-edit, and the list follows it while it is being sent.
 import {
   BarChart3,
   CheckCircle2,
@@ -23,10 +24,9 @@ import { PageHeader } from '#client/components/ui/page-header.tsx';
 import { PagedTable } from '#client/components/ui/paged-table.tsx';
 import { StatCard } from '#client/components/ui/stat-card.tsx';
 import { BLASTS_PAGE_SIZE, useAdminBlasts } from '#client/features/blasts/admin-api.ts';
-import {
-  AdminBlastDetailDialog,
-  BlastStatusBadge,
-} from '#client/features/blasts/admin-blast-detail.tsx';
+import { AdminBlastDetailDialog } from '#client/features/blasts/admin-blast-detail.tsx';
+import { BlastStatusBadge } from '#client/features/blasts/admin-blast-parts.tsx';
+import { beingSent } from '#client/features/blasts/live-refresh.ts';
 import { RejectBlastDialog } from '#client/features/blasts/admin-blast-reject.tsx';
 import { AdminBlastResultDialog } from '#client/features/blasts/admin-blast-result.tsx';
 import { formatDateTime, formatNumber } from '#client/lib/format.ts';
@@ -54,7 +54,15 @@ function ResultCell({ blast }: { blast: Blast }) {
         </ul>
       );
     case 'pending':
-      return (
+      return beingSent(blast) ? (
+        <span className="grid whitespace-nowrap text-xs text-muted-foreground">
+          Dikirim otomatis
+          <span>
+            {formatNumber(blast.successful_count + blast.failed_count + blast.no_wa_count)} dari{' '}
+            {formatNumber(blast.total_numbers)} diproses
+          </span>
+        </span>
+      ) : (
         <span className="whitespace-nowrap text-xs text-muted-foreground">Belum ada hasil</span>
       );
     case 'rejected':
@@ -73,8 +81,12 @@ interface BlastActionHandlers {
   editResult: (blast: Blast) => void;
 }
 
-/** Detail always; Input Hasil and Tolak while pending; Edit Hasil once completed. */
+/**
+ * Detail always; Tolak while pending; Input Hasil while pending and Edit Hasil once completed, for
+ * a manual blast only (the engine records a Cloud API blast's results).
+ */
 function BlastActions({ blast, act }: { blast: Blast; act: BlastActionHandlers }) {
+  const typed = blast.delivery_mode === 'manual';
   return (
     <div className="grid w-32 gap-1.5 [&>button]:w-full [&>button]:justify-start">
       <Button
@@ -86,7 +98,7 @@ function BlastActions({ blast, act }: { blast: Blast; act: BlastActionHandlers }
         <Eye aria-hidden />
         Detail
       </Button>
-      {blast.status === 'pending' && (
+      {typed && blast.status === 'pending' && (
         <Button
           size="sm"
           aria-label={actionName('Input Hasil', blast)}
@@ -108,7 +120,7 @@ function BlastActions({ blast, act }: { blast: Blast; act: BlastActionHandlers }
           Tolak
         </Button>
       )}
-      {blast.status === 'completed' && (
+      {typed && blast.status === 'completed' && (
         <Button
           size="sm"
           variant="secondary"

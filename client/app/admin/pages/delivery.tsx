@@ -1,5 +1,6 @@
-// Pengiriman (/delivery): how blasts are delivered (by hand, or through the WhatsApp Cloud API),
-// the Cloud API's settings and 'Tes Koneksi', and the message templates clients may send with.
+// Pengiriman (/delivery): the delivery queue (the engine's state, what waits, today's failures),
+// how blasts are delivered (by hand, or through the WhatsApp Cloud API), the Cloud API's settings
+// and 'Tes Koneksi', and the message templates clients may send with.
 import { zodResolver } from '@hookform/resolvers/zod';
 import { PlugZap, Save, Send } from 'lucide-react';
 import type { FormEvent } from 'react';
@@ -28,6 +29,7 @@ import {
   deliveryFormValues,
   type DeliveryForm,
 } from '#client/features/delivery/delivery-form.ts';
+import { QueueCard } from '#client/features/delivery/queue-card.tsx';
 import { TemplatesCard } from '#client/features/delivery/templates-card.tsx';
 import { failureText } from '#client/lib/api-client.ts';
 import { useLoadErrorToast } from '#client/app/admin/feedback.ts';
@@ -163,6 +165,7 @@ export default function AdminDeliveryPage() {
         title="Pengiriman"
         description="Atur cara blast dikirim: manual oleh admin atau otomatis melalui WhatsApp Cloud API."
       />
+      <QueueCard className="mb-6" />
       <RecordView
         query={delivery}
         loading="Memuat pengaturan pengiriman..."

@@ -1,0 +1,103 @@
+// A Cloud API blast's numbers with their delivery, on both detail screens: the state as a badge
+// (WhatsApp's ticks in words), the time it reached that state, the attempts and the reason.
+import { Check, CheckCheck, CircleX, Clock, Send, type LucideIcon } from 'lucide-react';
+import type { BlastNumber, NumberDelivery } from '#common/blasts.ts';
+import { DELIVERY_STATE_LABELS, type DeliveryState } from '#common/delivery-states.ts';
+import { Badge, type BadgeProps } from '#client/components/ui/badge.tsx';
+import { cn } from '#client/lib/cn.ts';
+import { formatDateTime, formatNumber } from '#client/lib/format.ts';
+
+const LOOK: Record<DeliveryState, { icon: LucideIcon; variant: BadgeProps['variant'] }> = {
+  queued: { icon: Clock, variant: 'secondary' },
+  sending: { icon: Send, variant: 'warning' },
+  sent: { icon: Check, variant: 'success' },
+  delivered: { icon: CheckCheck, variant: 'success' },
+  read: { icon: CheckCheck, variant: 'success' },
+  failed: { icon: CircleX, variant: 'destructive' },
+};
+
+export function DeliveryStateBadge({ state }: { state: DeliveryState }) {
+  const { icon: Icon, variant } = LOOK[state];
+  return (
+    <Badge variant={variant} data-delivery-state={state}>
+      <Icon aria-hidden className={cn(state === 'read' && 'text-sky-600 dark:text-sky-400')} />
+      {DELIVERY_STATE_LABELS[state]}
+    </Badge>
+  );
+}
+
+/** When the number reached its state: waiting ones since they were queued. */
+function stateTime(d: NumberDelivery): { prefix: string; at: string | null } {
+  switch (d.state) {
+    case 'queued':
+    case 'sending':
+      return { prefix: 'Masuk antrean ', at: d.queued_at };
+    case 'sent':
+      return { prefix: '', at: d.sent_at };
+    case 'delivered':
+      return { prefix: '', at: d.delivered_at };
+    case 'read':
+      return { prefix: '', at: d.read_at };
+    case 'failed':
+      return { prefix: '', at: d.failed_at };
+  }
+}
+
+/**
+ * The time, the attempts and the reason under a number. The reason shows while the number waits
+ * (why it is tried again) or once it failed; a number that got through later keeps no old reason.
+ */
+function DeliveryNote({ delivery }: { delivery: NumberDelivery }) {
+  const { prefix, at } = stateTime(delivery);
+  const facts = [
+    at ? `${prefix}${formatDateTime(at)}` : null,
+    delivery.attempts > 0 ? `${formatNumber(delivery.attempts)} percobaan` : null,
+  ].filter(Boolean);
+  const reason =
+    delivery.state === 'queued' || delivery.state === 'failed' ? delivery.reason : null;
+  return (
+    <>
+      {facts.length > 0 && (
+        <p className="col-start-2 col-end-4 text-xs text-muted-foreground" data-delivery-facts="">
+          {facts.join(' · ')}
+        </p>
+      )}
+      {reason && (
+        <p
+          className={cn(
+            'col-start-2 col-end-4 text-xs',
+            delivery.state === 'failed' ? 'text-destructive' : 'text-muted-foreground',
+          )}
+          data-delivery-reason=""
+        >
+          {reason}
+        </p>
+      )}
+    </>
+  );
+}
+
+/** Every number of the blast with its delivery, in a list that scrolls at a bounded height. */
+export function DeliveryNumberList({ numbers }: { numbers: readonly BlastNumber[] }) {
+  return (
+    <ol
+      className="max-h-72 divide-y overflow-y-auto rounded-lg border text-sm"
+      aria-label="Status pengiriman per nomor"
+      tabIndex={0}
+      data-number-list=""
+    >
+      {numbers.map((n) => (
+        <li
+          key={n.index}
+          className="grid grid-cols-[1.75rem_minmax(0,1fr)_auto] items-center gap-x-3 gap-y-0.5 px-3 py-2"
+          data-number-row={n.index}
+        >
+          <span className="text-right text-xs text-muted-foreground">{n.index + 1}.</span>
+          <span className="break-all font-mono">{n.number}</span>
+          {n.delivery ? <DeliveryStateBadge state={n.delivery.state} /> : <span />}
+          {n.delivery && <DeliveryNote delivery={n.delivery} />}
+        </li>
+      ))}
+    </ol>
+  );
+}

@@ -1,0 +1,145 @@
+// The delivery queue as the admin's 'Pengiriman' screen reads it: the engine's state, what waits
+// and what is on its way, today's sends and failures, the rate and the daily recipient limit;
+// and the admin's resume of a paused or stopped engine.
+import { CLOUD_API_DEFAULTS, type DeliveryMode, type DeliveryQueue } from '#common/delivery.ts';
+import { jakartaDayRange } from '#common/dashboard.ts';
+import { errorMeaning } from '#common/whatsapp-errors.ts';
+import { now, type Db, type DbHandle } from '#server/db/connection.ts';
+import type { DeliveryEngineTable } from '#server/db/schema.ts';
+import { forUpdate, transact } from '#server/db/transaction.ts';
+import { recordAudit } from '#server/modules/audit/audit.service.ts';
+
+const MINUTE_MS = 60_000;
+const DAY_MS = 24 * 60 * 60_000;
+/** A failure with neither Meta's code nor Sebar's title (should not happen; counted all the same). */
+const NO_REASON = 'Tanpa keterangan';
+
+/**
+ * The engine as the admin should read it: off in manual mode; running when there is no row yet or
+ * a pause has reached its end (the engine goes on then, even before it rewrites its row).
+ */
+function engineView(
+  mode: DeliveryMode,
+  row: DeliveryEngineTable | undefined,
+  at: string,
+): DeliveryQueue['engine'] {
+  const quiet = { reason: null, error_code: null, resume_at: null };
+  if (mode === 'manual') return { state: 'off', since: null, ...quiet };
+  if (!row) return { state: 'running', since: null, ...quiet };
+  if (row.state === 'paused' && row.resume_at !== null && row.resume_at <= at)
+    return { state: 'running', since: row.resume_at, ...quiet };
+  const { state, reason, error_code, since, resume_at } = row;
+  return { state, reason, error_code, since, resume_at };
+}
+
+/** Today's failures by Meta's code (Sebar's own, without a code, by their title), most first. */
+async function failuresBetween(db: Db, start: string, end: string) {
+  const rows = await db
+    .selectFrom('blast_numbers')
+    .select((eb) => ['error_code', 'error_title', eb.fn.countAll<number>().as('n')])
+    .where('failed_at', '>=', start)
+    .where('failed_at', '<', end)
+    .groupBy(['error_code', 'error_title'])
+    .execute();
+  const groups = new Map<string, DeliveryQueue['failures_today'][number]>();
+  for (const row of rows) {
+    const code = row.error_code === null ? null : Number(row.error_code);
+    const meaning = code === null ? (row.error_title ?? NO_REASON) : errorMeaning(code).meaning;
+    const key = code === null ? `title:${meaning}` : `code:${code}`;
+    const group = groups.get(key) ?? { code, meaning, count: 0 };
+    group.count += Number(row.n);
+    groups.set(key, group);
+  }
+  return [...groups.values()].sort(
+    (a, b) => b.count - a.count || (a.code ?? Infinity) - (b.code ?? Infinity),
+  );
+}
+
+const countOf = (row: { n: number | string } | undefined) => Number(row?.n ?? 0);
+
+export async function readQueue(db: Db, at = new Date()): Promise<DeliveryQueue> {
+  const { start, end } = jakartaDayRange(at);
+  const stamp = at.toISOString();
+  const lastMinute = new Date(at.getTime() - MINUTE_MS).toISOString();
+  const lastDay = new Date(at.getTime() - DAY_MS).toISOString();
+  const [settings, engine, states, sent, failures, claimed, recipients] = await Promise.all([
+    db
+      .selectFrom('delivery_settings')
+      .select(['mode', 'messages_per_second', 'daily_recipient_limit'])
+      .where('id', '=', 1)
+      .executeTakeFirst(),
+    db.selectFrom('delivery_engine').selectAll().where('id', '=', 1).executeTakeFirst(),
+    // Through the (state, next_attempt_at) index.
+    db
+      .selectFrom('blast_numbers')
+      .select((eb) => ['state', eb.fn.countAll<number>().as('n')])
+      .where('state', 'in', ['queued', 'sending'])
+      .groupBy('state')
+      .execute(),
+    db
+      .selectFrom('blast_numbers')
+      .select((eb) => eb.fn.countAll<number>().as('n'))
+      .where('sent_at', '>=', start)
+      .where('sent_at', '<', end)
+      .executeTakeFirst(),
+    failuresBetween(db, start, end),
+    db
+      .selectFrom('blast_numbers')
+      .select((eb) => eb.fn.countAll<number>().as('n'))
+      .where('claimed_at', '>', lastMinute)
+      .executeTakeFirst(),
+    db
+      .selectFrom('delivery_recipients')
+      .select((eb) => eb.fn.countAll<number>().as('n'))
+      .where('last_sent_at', '>', lastDay)
+      .executeTakeFirst(),
+  ]);
+  const mode = settings?.mode ?? 'manual';
+  return {
+    mode,
+    engine: engineView(mode, engine, stamp),
+    waiting: countOf(states.find((s) => s.state === 'queued')),
+    sending: countOf(states.find((s) => s.state === 'sending')),
+    sent_today: countOf(sent),
+    failed_today: failures.reduce((sum, f) => sum + f.count, 0),
+    failures_today: failures,
+    rate: {
+      limit: settings?.messages_per_second ?? CLOUD_API_DEFAULTS.messages_per_second,
+      last_minute: Math.round((countOf(claimed) / 60) * 100) / 100,
+    },
+    daily: { limit: settings?.daily_recipient_limit ?? null, used: countOf(recipients) },
+  };
+}
+
+/**
+ * 'Lanjutkan Pengiriman': a paused or stopped engine runs again from now, its reason cleared, and
+ * the admin's act is audited. An engine already running (or never paused: no row) is left as it
+ * is, so a second click records nothing.
+ */
+export async function resumeEngine(database: DbHandle, actorId: string): Promise<DeliveryQueue> {
+  await transact(database, async (tx) => {
+    const query = tx.db.selectFrom('delivery_engine').selectAll().where('id', '=', 1);
+    const before = await forUpdate(tx, query).executeTakeFirst();
+    if (!before || before.state === 'running') return;
+    const after = { state: 'running' as const, reason: null, error_code: null, resume_at: null };
+    await tx.db
+      .updateTable('delivery_engine')
+      .set({ ...after, since: now() })
+      .where('id', '=', 1)
+      .execute();
+    await recordAudit(tx.db, {
+      actorId,
+      action: 'delivery.resume',
+      targetType: 'delivery_engine',
+      targetId: '1',
+      before: {
+        state: before.state,
+        reason: before.reason,
+        error_code: before.error_code,
+        resume_at: before.resume_at,
+      },
+      after,
+    });
+  });
+  return readQueue(database.db);
+}
