@@ -32,7 +32,8 @@ const TEMPLATE = DEFAULT_TEMPLATES.find((t) => t.name === 'pengingat_tagihan')!;
 const PAUSE_REASON = errorMeaning(131048).meaning;
 
 beforeAll(async () => {
-  e2e = await startE2E();
+  // No worker: the tests write what the engine would have done, step by step.
+  e2e = await startE2E({ deliveryWorker: false });
   double = await startLocalCloudApi({ templates: structuredClone(DEFAULT_TEMPLATES) });
   const o = double.options;
   await adminApi(e2e.server, 'PUT', '/api/admin/delivery', {

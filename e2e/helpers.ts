@@ -4,6 +4,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { chromium, type Browser, type Locator, type Page } from 'playwright-core';
+import type { Config } from '#server/config.ts';
 import { ADMIN, startServer, type TestServer } from '#server/test/helpers.ts';
 
 export { ADMIN };
@@ -44,11 +45,11 @@ export interface E2E {
 }
 
 /** Starts the server (fresh database, built client) and Chromium. Call in beforeAll. */
-export async function startE2E(): Promise<E2E> {
+export async function startE2E(overrides: Partial<Config> = {}): Promise<E2E> {
   if (!fs.existsSync(path.join(CLIENT_DIR, 'index.html'))) {
     throw new Error(`${CLIENT_DIR}/index.html is missing: run \`npx vite build\` first`);
   }
-  const server = await startServer({ clientDir: CLIENT_DIR });
+  const server = await startServer({ clientDir: CLIENT_DIR, ...overrides });
   const browser = await launchBrowser();
   return {
     server,

@@ -1,4 +1,3 @@
- 
 // What holds the engine back: the shared send rate, the gap to one recipient, the daily limit of
 // unique recipients, a restricted sender (pause), a bad token (stop) and a client's cancel.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -102,11 +101,19 @@ describe('a restricted sender and a bad token', () => {
     const other = await f.blast([numberEnding(7200, '2000')]);
     await sleep(300);
     expect(sendsTo([other.numbers[0].number])).toHaveLength(0);
-    // The admin resumes (the 'Lanjutkan' button).
-    await f.server.database.db
-      .updateTable('delivery_engine')
-      .set({ state: 'running', reason: null, error_code: null, resume_at: null })
-      .execute();
+    // The admin sees why, and resumes (the 'Lanjutkan Pengiriman' button).
+    const queue = await f.server.api('GET', '/api/admin/delivery/queue', {
+      token: f.server.adminToken,
+    });
+    expect(queue.body.engine).toMatchObject({
+      state: 'stopped',
+      error_code: 190,
+      reason: 'Access token tidak valid atau sudah kedaluwarsa',
+    });
+    const resumed = await f.server.api('POST', '/api/admin/delivery/resume', {
+      token: f.server.adminToken,
+    });
+    expect(resumed.status).toBe(200);
     for (const blast of [created, other]) await f.until(blast.id, (b) => b.status === 'completed');
     expect(sendsTo([BAD_TOKEN])).toHaveLength(1);
   });

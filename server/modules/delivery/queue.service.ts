@@ -15,16 +15,18 @@ const DAY_MS = 24 * 60 * 60_000;
 const NO_REASON = 'Tanpa keterangan';
 
 /**
- * The engine as the admin should read it: off in manual mode; running when there is no row yet or
+ * The engine as the admin should read it: off in manual mode with nothing left to send (blasts made
+ * in Cloud API mode are still sent after a switch to manual); running when there is no row yet or
  * a pause has reached its end (the engine goes on then, even before it rewrites its row).
  */
 function engineView(
   mode: DeliveryMode,
   row: DeliveryEngineTable | undefined,
   at: string,
+  unsent: number,
 ): DeliveryQueue['engine'] {
   const quiet = { reason: null, error_code: null, resume_at: null };
-  if (mode === 'manual') return { state: 'off', since: null, ...quiet };
+  if (mode === 'manual' && unsent === 0) return { state: 'off', since: null, ...quiet };
   if (!row) return { state: 'running', since: null, ...quiet };
   if (row.state === 'paused' && row.resume_at !== null && row.resume_at <= at)
     return { state: 'running', since: row.resume_at, ...quiet };
@@ -95,11 +97,13 @@ export async function readQueue(db: Db, at = new Date()): Promise<DeliveryQueue>
       .executeTakeFirst(),
   ]);
   const mode = settings?.mode ?? 'manual';
+  const waiting = countOf(states.find((s) => s.state === 'queued'));
+  const sending = countOf(states.find((s) => s.state === 'sending'));
   return {
     mode,
-    engine: engineView(mode, engine, stamp),
-    waiting: countOf(states.find((s) => s.state === 'queued')),
-    sending: countOf(states.find((s) => s.state === 'sending')),
+    engine: engineView(mode, engine, stamp, waiting + sending),
+    waiting,
+    sending,
     sent_today: countOf(sent),
     failed_today: failures.reduce((sum, f) => sum + f.count, 0),
     failures_today: failures,

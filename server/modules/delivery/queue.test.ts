@@ -20,7 +20,8 @@ let admin = '';
 let client = '';
 let blastId = '';
 beforeAll(async () => {
-  server = await startServer({ secretKey: 'queue-test-key-0123456789' });
+  // No worker: the tests write what the engine would have done.
+  server = await startServer({ secretKey: 'queue-test-key-0123456789', deliveryWorker: false });
   admin = server.adminToken;
   const created = await server.createClient();
   client = created.token;
