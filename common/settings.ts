@@ -1,4 +1,5 @@
-// Payment settings (single record) and the upload rules.
+// Payment settings (single record), what clients read of the settings, and the upload rules.
+import { DELIVERY_MODES } from './delivery.ts';
 import { requiredText, text } from './text.ts';
 import { z } from './zod.ts';
 
@@ -38,6 +39,12 @@ export const SettingsSchema = z.object({
   allow_images: z.boolean(),
 });
 export type Settings = z.infer<typeof SettingsSchema>;
+
+/** The settings as a signed-in user reads them, with how blasts are delivered now (decision 206). */
+export const PublicSettingsSchema = SettingsSchema.extend({
+  delivery_mode: z.enum(DELIVERY_MODES),
+});
+export type PublicSettings = z.infer<typeof PublicSettingsSchema>;
 
 export const QrUploadSchema = z.object({ file_url: z.string(), data_url: z.string() });
 export const ImageUploadSchema = z.object({ url: z.string() });

@@ -1,7 +1,10 @@
-// WhatsApp message templates as Sebar shows and fills them: the shape read from Meta's
-// components (header, body, footer, the body's placeholders with their examples), the text a
-// recipient reads, and Meta's rules for a parameter's value, with the Indonesian messages.
+// WhatsApp message templates as Sebar shows them: the shape read from Meta's components (header,
+// body, footer, the body's placeholders with their examples). The text a recipient reads and
+// Meta's rules for a parameter's value are in template-text.ts (no zod: the blast form uses them).
+import { placeholders } from './template-text.ts';
 import { z } from './zod.ts';
+
+export * from './template-text.ts';
 
 /** The only status Meta sends with; any other template is never offered to clients. */
 export const APPROVED = 'APPROVED';
@@ -15,14 +18,6 @@ export const TEMPLATE_STATUS_LABELS: Record<string, string> = {
   DISABLED: 'Dinonaktifkan',
 };
 export const templateStatusLabel = (status: string) => TEMPLATE_STATUS_LABELS[status] ?? status;
-
-/**
- * The longest text parameter Meta accepts in a body: 1024 characters when the template has other
- * components too, 32768 when the body is its only one (Cloud API reference, template parameter
- * object, `text`). 1024 is the limit that always holds.
- */
-export const MAX_PARAMETER_LENGTH = 1024;
-export const MAX_BODY_ONLY_PARAMETER_LENGTH = 32768;
 
 export const TemplateHeaderSchema = z.object({
   /** TEXT, IMAGE, VIDEO, DOCUMENT or LOCATION, as Meta spells it. */
@@ -83,13 +78,6 @@ interface Component {
   };
 }
 
-const PLACEHOLDER = /\{\{\s*([A-Za-z0-9_]+)\s*\}\}/g;
-
-/** The distinct placeholders of a text, in order of first appearance: `1`, `2` or `nama`. */
-export function placeholders(text: string): string[] {
-  return [...new Set([...text.matchAll(PLACEHOLDER)].map((match) => match[1] ?? ''))];
-}
-
 const asText = (value: unknown) => (typeof value === 'string' ? value : undefined);
 
 function componentOf(components: unknown, type: string): Component | undefined {
@@ -140,71 +128,4 @@ export function templateView(raw: RawTemplate): ClientTemplate {
     footer: asText(componentOf(raw.components, 'FOOTER')?.text) ?? null,
     parameters: placeholders(bodyText).map((name) => ({ name, example: exampleOf(body, name) })),
   };
-}
-
-/** How long a body parameter of this template may be (see MAX_PARAMETER_LENGTH). */
-export function parameterLimit(template: Pick<ClientTemplate, 'header' | 'footer'>): number {
-  return template.header || template.footer !== null
-    ? MAX_PARAMETER_LENGTH
-    : MAX_BODY_ONLY_PARAMETER_LENGTH;
-}
-
-/** The body the recipient reads: each placeholder replaced by its value; an unfilled one stays. */
-export function renderTemplate(body: string, values: Record<string, string>): string {
-  return body.replace(PLACEHOLDER, (whole, name: string) =>
-    Object.hasOwn(values, name) ? (values[name] ?? whole) : whole,
-  );
-}
-
-/**
- * What Meta would refuse in a parameter's value, in Indonesian, or null when it is fine: empty,
- * longer than `limit` characters, a new line or a tab, more than four spaces in a row.
- */
-export function templateParameterProblem(
-  value: string,
-  limit: number = MAX_PARAMETER_LENGTH,
-): string | null {
-  if (value.trim() === '') return 'Parameter tidak boleh kosong';
-  if ([...value].length > limit) return `Parameter maksimal ${limit} karakter`;
-  if (/[\r\n\t]/.test(value)) return 'Parameter tidak boleh berisi baris baru atau tab';
-  if (/ {5,}/.test(value)) return 'Parameter tidak boleh berisi lebih dari 4 spasi berturut-turut';
-  return null;
-}
-
-/** The values a blast gives its template: by placeholder name, or a list for `{{1}}`, `{{2}}` … */
-export type ParameterInput = Record<string, string> | string[] | undefined;
-
-/** The parameters by placeholder name: a list gives `{{1}}`, `{{2}}` … in its order. */
-export function parametersByName(input: ParameterInput): Record<string, string> {
-  if (Array.isArray(input)) return Object.fromEntries(input.map((v, i) => [String(i + 1), v]));
-  return { ...input };
-}
-
-/**
- * What is wrong with the values for `template`, in Indonesian, or null: a placeholder the template
- * does not have, or a value Meta would refuse (each named by its placeholder).
- */
-export function templateValuesProblem(
-  template: Pick<ClientTemplate, 'header' | 'footer' | 'parameters'>,
-  values: Record<string, string>,
-): string | null {
-  const names = template.parameters.map((p) => p.name);
-  const unknown = Object.keys(values).find((name) => !names.includes(name));
-  if (unknown !== undefined) return `Parameter {{${unknown}}} tidak ada di template ini`;
-  for (const name of names) {
-    const problem = templateParameterProblem(values[name] ?? '', parameterLimit(template));
-    if (problem) return `Parameter {{${name}}}: ${problem}`;
-  }
-  return null;
-}
-
-/** The whole text the recipient reads: a text header, the filled body and the footer. */
-export function recipientText(
-  template: Pick<ClientTemplate, 'header' | 'body' | 'footer'>,
-  values: Record<string, string>,
-): string {
-  const header = template.header?.format === 'TEXT' ? template.header.text : undefined;
-  return [header, renderTemplate(template.body, values), template.footer ?? undefined]
-    .filter((part): part is string => Boolean(part))
-    .join('\n\n');
 }

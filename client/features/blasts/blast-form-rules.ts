@@ -42,6 +42,14 @@ export function blastProblem({ message, analysis, points }: BlastDraft): BlastPr
   if (!message.trim()) {
     return { field: 'message', rule: 'required', text: BLAST_MESSAGES.emptyMessage };
   }
+  return numbersProblem(analysis, points);
+}
+
+/** The numbers' checks of SPEC section 5 (after the message), or null when they pass. */
+export function numbersProblem(
+  analysis: NumberAnalysis,
+  points: number,
+): (BlastProblem & { field: 'numbers' }) | null {
   if (analysis.entered === 0) {
     return { field: 'numbers', rule: 'required', text: BLAST_MESSAGES.emptyNumbers };
   }

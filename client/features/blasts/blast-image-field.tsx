@@ -1,5 +1,6 @@
-// Form Blast's optional image: the picker, refused at once when not an image or over 5 MB; the
-// preview with name, size and remove. Focus follows the control that replaces the one used.
+// Form Blast's image (optional, or a template's required header image): the picker, refused at
+// once when not an image or over 5 MB; the preview with name, size and remove. Focus follows the
+// control that replaces the one used.
 import { ImageOff, ImagePlus, LoaderCircle, Trash2 } from 'lucide-react';
 import { useState } from 'react';
 import { formatMegabytes } from '#common/format.ts';
@@ -35,6 +36,10 @@ export interface BlastImageFieldProps {
   /** True while the image itself is on its way (the first step of a submit). */
   uploading: boolean;
   disabled: boolean;
+  /** A template's header image: required, and named so. */
+  required?: boolean;
+  /** The form's check that failed on submit (an image is required). */
+  error?: string;
 }
 
 export function BlastImageField({
@@ -42,8 +47,11 @@ export function BlastImageField({
   onImageChange,
   uploading,
   disabled,
+  required = false,
+  error: formError,
 }: BlastImageFieldProps) {
-  const [error, setError] = useState<string | null>(null);
+  const [refused, setRefused] = useState<string | null>(null);
+  const error = refused ?? formError ?? null;
   const choose = (input: HTMLInputElement) => {
     const file = input.files?.[0];
     if (!file) return;
@@ -51,10 +59,10 @@ export function BlastImageField({
     if (refusal) {
       // Refused before anything is sent; focus stays on the picker, which says why.
       input.value = '';
-      setError(refusal);
+      setRefused(refusal);
       return void toastError(refusal, 'Error Upload Gambar');
     }
-    setError(null);
+    setRefused(null);
     onImageChange(file);
     focusSoon(REMOVE_ID);
   };
@@ -65,8 +73,15 @@ export function BlastImageField({
 
   return (
     <div className="grid grid-cols-1 gap-2">
-      <p className="text-sm font-medium" id="blast-image-label">
-        Gambar (Opsional)
+      <p
+        className={cn(
+          'text-sm font-medium',
+          // As Field marks a required control: seen, not part of the name.
+          required && "after:ml-0.5 after:text-destructive after:content-['*'_/_'']",
+        )}
+        id="blast-image-label"
+      >
+        {required ? 'Gambar Header' : 'Gambar (Opsional)'}
       </p>
       {image ? (
         <ImagePreview image={image} uploading={uploading} disabled={disabled} onRemove={remove} />
@@ -80,6 +95,7 @@ export function BlastImageField({
             aria-labelledby="blast-image-label"
             aria-describedby={error ? `blast-image-hint ${ERROR_ID}` : 'blast-image-hint'}
             aria-invalid={error ? true : undefined}
+            aria-required={required || undefined}
             disabled={disabled}
             onChange={(event) => choose(event.currentTarget)}
           />

@@ -1,11 +1,21 @@
-// Sending a checked blast: the image first (a failed upload sends the blast without it, SPEC),
-// then one charge under one Idempotency-Key, a second submit in the same instant refused.
+// Sending a checked blast: the image first (a failed upload sends the blast without it, SPEC; a
+// template's header image is required, so its failed upload sends nothing), then one charge under
+// one Idempotency-Key, a second submit in the same instant refused.
 import { useRef, useState } from 'react';
 import { toastError, toastSuccess } from '#client/components/ui/toast.ts';
 import { errorMessage } from '#client/lib/api-client.ts';
 import { newIdempotencyKey } from '#client/lib/idempotency-key.ts';
+import type { CreateBlast } from '#common/blasts.ts';
 import type { BlastToSend } from './blast-form-rules.ts';
 import { uploadBlastImage, useCreateBlast } from './client-api.ts';
+import type { TemplateBlastToSend } from './template-blast-rules.ts';
+
+/** What the blast carries besides its numbers and image: a message, or a template's values. */
+function contentOf(blast: BlastToSend | TemplateBlastToSend) {
+  if ('template_id' in blast)
+    return { template_id: blast.template_id, parameters: blast.parameters } as const;
+  return { message: blast.message };
+}
 
 export function useSendBlast() {
   const createBlast = useCreateBlast();
@@ -15,36 +25,50 @@ export function useSendBlast() {
   // Set synchronously, so a second click in the same instant is refused.
   const sendingRef = useRef(false);
 
-  /** The image's URL, or why it was left out (the server's reason, or ''). */
-  const upload = async (image: File): Promise<{ url: string } | { dropped: string }> => {
+  /**
+   * The image's URL, or why it was left out (the server's reason, or ''). A required image that
+   * fails is said at once: the blast is not sent.
+   */
+  const upload = async (
+    image: File,
+    required: boolean,
+  ): Promise<{ url: string } | { dropped: string }> => {
     setUploading(true);
     try {
       return { url: (await uploadBlastImage(image)).url };
     } catch (failure) {
       console.error('Upload gambar gagal:', failure);
+      const reason = errorMessage(failure, '');
       toastError(
-        'Gagal mengupload gambar. Blast akan dikirim tanpa gambar.',
+        required
+          ? `Gagal mengupload gambar header. Blast belum dikirim.${reason && ` ${reason}`}`
+          : 'Gagal mengupload gambar. Blast akan dikirim tanpa gambar.',
         'Error Upload Gambar',
       );
-      return { dropped: errorMessage(failure, '') };
+      return { dropped: reason };
     } finally {
       setUploading(false);
     }
   };
 
   /** Sends the blast; true when it was created (its success toast shown). */
-  const send = async ({ message, numbers, image }: BlastToSend): Promise<boolean> => {
+  const send = async (toSend: BlastToSend | TemplateBlastToSend): Promise<boolean> => {
     if (sendingRef.current) return false;
     sendingRef.current = true;
     setSending(true);
     const idempotencyKey = newIdempotencyKey();
+    const { numbers, image } = toSend;
+    const imageRequired = 'template_id' in toSend;
     try {
-      const uploaded = image ? await upload(image) : null;
+      const uploaded = image ? await upload(image, imageRequired) : null;
+      if (imageRequired && uploaded && 'dropped' in uploaded) return false;
       const imageUrl = uploaded && 'url' in uploaded ? uploaded.url : null;
-      const blast = await createBlast.mutateAsync({
-        input: { message, target_numbers: numbers, image_url: imageUrl },
-        idempotencyKey,
-      });
+      const input: CreateBlast = {
+        ...contentOf(toSend),
+        target_numbers: numbers,
+        image_url: imageUrl,
+      };
+      const blast = await createBlast.mutateAsync({ input, idempotencyKey });
       // One toast at a time: the success replaces the upload error, so it repeats that fact.
       toastSuccess(
         <>

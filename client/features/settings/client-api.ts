@@ -1,13 +1,14 @@
-// Settings as a client reads them (payment details, QR, image switch) and the QR fallback.
+// Settings as a client reads them (payment details, QR, image switch, delivery mode) and the QR
+// fallback.
 import { queryOptions, useQuery } from '@tanstack/react-query';
-import type { Settings } from '#common/settings.ts';
+import type { PublicSettings } from '#common/settings.ts';
 import type { QrDataSchema } from '#common/settings.ts';
 import type { z } from '#common/zod.ts';
 import { api } from '#client/lib/api-client.ts';
 
 export const publicSettingsQuery = queryOptions({
   queryKey: ['public', 'settings'],
-  queryFn: ({ signal }) => api.get<Settings>('/public/settings', { signal }),
+  queryFn: ({ signal }) => api.get<PublicSettings>('/public/settings', { signal }),
 });
 
 export function usePublicSettings() {

@@ -18,7 +18,12 @@ import {
   type NumberStatus,
 } from '#common/blasts.ts';
 import type { DeliveryMode } from '#common/delivery.ts';
-import { parametersByName, recipientText, templateValuesProblem } from '#common/templates.ts';
+import {
+  parametersByName,
+  recipientText,
+  TEMPLATE_MESSAGES,
+  templateValuesProblem,
+} from '#common/templates.ts';
 import { errorMeaning } from '#common/whatsapp-errors.ts';
 import type { PageQuery } from '#common/pagination.ts';
 import { formatNumber } from '#common/format.ts';
@@ -315,14 +320,6 @@ function newBlastRow(
     media_id: null,
   };
 }
-
-export const TEMPLATE_MESSAGES = {
-  manualOnly: 'Template hanya dapat dipakai saat blast dikirim melalui WhatsApp Cloud API',
-  choose: 'Pilih template pesan',
-  unknown: 'Template tidak ditemukan atau tidak lagi diaktifkan admin',
-  needsImage: 'Template ini membutuhkan gambar header. Upload gambar terlebih dahulu.',
-  noImage: 'Template ini tidak memakai gambar',
-};
 
 /**
  * What the blast sends in the current mode: in manual mode the client's message; in Cloud API

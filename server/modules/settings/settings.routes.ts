@@ -1,7 +1,8 @@
-// The single settings record: payment details, the QR code and the blast image switch.
-import { SettingsInputSchema, SettingsSchema } from '#common/settings.ts';
+// The single settings record: payment details, the QR code and the blast image switch; users
+// read it with the delivery mode.
+import { PublicSettingsSchema, SettingsInputSchema, SettingsSchema } from '#common/settings.ts';
 import type { App, AppContext } from '#server/app-context.ts';
-import { readSettings, saveSettings } from './settings.service.ts';
+import { readPublicSettings, readSettings, saveSettings } from './settings.service.ts';
 
 const tags = ['settings'];
 
@@ -14,8 +15,8 @@ export function settingsRoutes(app: App, { database, files }: AppContext) {
   );
   app.get(
     '/api/public/settings',
-    { config: { access: 'user' }, schema: { tags, response: { 200: SettingsSchema } } },
-    () => readSettings(db),
+    { config: { access: 'user' }, schema: { tags, response: { 200: PublicSettingsSchema } } },
+    () => readPublicSettings(db),
   );
   app.post(
     '/api/admin/settings',

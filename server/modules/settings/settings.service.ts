@@ -1,8 +1,9 @@
 // The single settings record: read with defaults, and saved with the QR upload it replaces.
 import type { Role } from '#common/auth.ts';
-import type { Settings, SettingsInput } from '#common/settings.ts';
+import type { PublicSettings, Settings, SettingsInput } from '#common/settings.ts';
 import { bool, now, type Db, type DbHandle } from '#server/db/connection.ts';
 import { holdSingleRow, transact } from '#server/db/transaction.ts';
+import { readDeliveryMode } from '#server/modules/delivery/delivery.service.ts';
 import type { FileStore } from '#server/modules/uploads/file-store.ts';
 import { endingName, removeFiles, storedFile } from '#server/modules/uploads/uploads.service.ts';
 
@@ -17,6 +18,12 @@ export async function readSettings(db: Db): Promise<Settings> {
     qr_data_url: row?.qr_data_url ?? null,
     allow_images: Boolean(row?.allow_images),
   };
+}
+
+/** The settings as users read them: with the delivery mode, which decides the blast form. */
+export async function readPublicSettings(db: Db): Promise<PublicSettings> {
+  const [settings, mode] = await Promise.all([readSettings(db), readDeliveryMode(db)]);
+  return { ...settings, delivery_mode: mode };
 }
 
 /** Saves the settings; a QR upload they named before and no longer name is removed. */

@@ -1,5 +1,5 @@
 // The settings record over HTTP: required fields, the image switch starting off, and the
-// public copy that clients read.
+// public copy that clients read (with the delivery mode).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startServer, type TestServer } from '#server/test/helpers.ts';
 import { form, settingsBody, tinyPng } from '#server/test/routes.ts';
@@ -35,15 +35,16 @@ describe('settings', () => {
       qr_data_url: null,
       allow_images: false,
     };
-    for (const [url, token] of [
-      ['/api/admin/settings', admin],
-      ['/api/public/settings', client],
-      ['/api/public/settings', admin],
+    for (const [url, token, expected] of [
+      ['/api/admin/settings', admin, empty],
+      // Users also read how blasts are delivered: the blast form follows it.
+      ['/api/public/settings', client, { ...empty, delivery_mode: 'manual' }],
+      ['/api/public/settings', admin, { ...empty, delivery_mode: 'manual' }],
     ] as const) {
       const answer = await server.api('GET', url, { token });
       expect(answer.status).toBe(200);
       expectSpecFields(answer.body, 'settings');
-      expect(answer.body).toEqual(empty);
+      expect(answer.body).toEqual(expected);
     }
   });
 
@@ -59,7 +60,7 @@ describe('settings', () => {
     });
     expect(on.body).toMatchObject({ allow_images: true, qr_data_url: qr });
     const seen = await server.api('GET', '/api/public/settings', { token: client });
-    expect(seen.body).toEqual(on.body);
+    expect(seen.body).toEqual({ ...on.body, delivery_mode: 'manual' });
     // Saving again without the switch turns images off again: the form always sends it.
     const off = await server.api('POST', '/api/admin/settings', { token: admin, body: VALID });
     expect(off.body.allow_images).toBe(false);
@@ -92,7 +93,7 @@ describe('settings', () => {
       expect(answer.status, JSON.stringify(answer.body)).toBe(200);
       expect(answer.body).toEqual({ ...VALID, allow_images: true });
       const seen = await server.api('GET', '/api/public/settings', { token: client });
-      expect(seen.body).toEqual(answer.body);
+      expect(seen.body).toEqual({ ...answer.body, delivery_mode: 'manual' });
     }
     // Text that is not an image is still refused, and changes nothing.
     await expectUnchanged(server.database.db, async () => {

@@ -1,7 +1,8 @@
 // Form Blast (/blast-form): the tiles, then the form: numbers, message and optional image, checked
-// in SPEC section 5's order on submit (the wrong field says why and takes focus), then sent.
-import { Coins, Send, Target, Wallet } from 'lucide-react';
-import { useMemo, type FormEvent } from 'react';
+// in SPEC section 5's order on submit (the wrong field says why and takes focus), then sent. In
+// Cloud API mode the message is an enabled template with its parameters (decision 206).
+import { Coins, Target, Wallet } from 'lucide-react';
+import { useMemo, type FormEvent, type ReactNode } from 'react';
 import { useForm, useWatch, type FieldErrors, type UseFormRegisterReturn } from 'react-hook-form';
 import { useNavigate } from 'react-router';
 import { MAX_MESSAGE_LENGTH } from '#common/blast-rules.ts';
@@ -12,11 +13,13 @@ import {
   splitNumbers,
   withoutInvalidNumbers,
 } from '#common/phone.ts';
-import { Button } from '#client/components/ui/button.tsx';
+import { Alert } from '#client/components/ui/alert.tsx';
 import { Card, CardContent, CardHeader, CardTitle } from '#client/components/ui/card.tsx';
 import { Textarea } from '#client/components/ui/input.tsx';
 import { describedBy, Field } from '#client/components/ui/label.tsx';
+import { LoadError } from '#client/components/ui/load-error.tsx';
 import { PageHeader } from '#client/components/ui/page-header.tsx';
+import { PageSpinner } from '#client/components/ui/spinner.tsx';
 import { toast } from '#client/components/ui/toast.ts';
 import { useMe } from '#client/features/auth/api.ts';
 import {
@@ -28,7 +31,10 @@ import {
 } from '#client/features/blasts/blast-form-rules.ts';
 import { BlastImageField } from '#client/features/blasts/blast-image-field.tsx';
 import { BlastNumbersField } from '#client/features/blasts/blast-numbers-field.tsx';
+import { SendButton } from '#client/features/blasts/blast-send-button.tsx';
+import { TemplateBlastForm } from '#client/features/blasts/template-blast-form.tsx';
 import { useSendBlast } from '#client/features/blasts/use-send-blast.tsx';
+import { useClientTemplates } from '#client/features/delivery/client-api.ts';
 import { usePublicSettings } from '#client/features/settings/client-api.ts';
 import { formatNumber } from '#client/lib/format.ts';
 import { useSession } from '#client/lib/session.ts';
@@ -43,13 +49,19 @@ function showProblem(errors: FieldErrors<BlastFormValues>) {
   toast({ variant: 'destructive', title: problemTitle(error.type), description: error.message });
 }
 
-function SendButton({ sending }: { sending: boolean }) {
-  return (
-    <Button type="submit" size="lg" className="w-full" loading={sending}>
-      {!sending && <Send aria-hidden />}
-      {sending ? 'Memproses Blast...' : 'KIRIM BLAST REQUEST'}
-    </Button>
-  );
+/**
+ * Hasil Blast, once a blast is made: its code starts downloading while the blast is sent
+ * (`prefetch`), and the keyboard starts at the new page, as after a page load (`open`).
+ */
+function useOpenResults() {
+  const navigate = useNavigate();
+  return {
+    prefetch: () => void import('./blast-results.tsx').catch(() => undefined),
+    open: () => {
+      void navigate('/blast-results');
+      document.getElementById('main')?.focus({ preventScroll: true });
+    },
+  };
 }
 
 /**
@@ -81,7 +93,7 @@ function useBlastForm(context: BlastFormContext) {
 
 /** The numbers, the message and the optional image, checked by SPEC's rules before sending. */
 function BlastForm({ points, allowImages }: BlastFormContext) {
-  const navigate = useNavigate();
+  const results = useOpenResults();
   const { send, sending, uploading } = useSendBlast();
   const { form, analysis, message, image, field, dropInvalid } = useBlastForm({
     points,
@@ -90,13 +102,10 @@ function BlastForm({ points, allowImages }: BlastFormContext) {
   const { errors } = form.formState;
 
   const sendChecked = async (blast: BlastToSend) => {
-    // Hasil Blast comes next: its code downloads while the blast is being sent.
-    import('./blast-results.tsx').catch(() => undefined);
+    results.prefetch();
     if (!(await send(blast))) return;
     form.reset(EMPTY);
-    void navigate('/blast-results');
-    // The form is gone: the keyboard starts at the new page, as after a page load.
-    document.getElementById('main')?.focus({ preventScroll: true });
+    results.open();
   };
   const submit = (event: FormEvent<HTMLFormElement>) =>
     sending ? event.preventDefault() : form.handleSubmit(sendChecked, showProblem)(event);
@@ -162,8 +171,64 @@ export default function BlastFormPage() {
         <Tile icon={Coins} label="Biaya per Nomor" value={`${POINTS_PER_NUMBER} poin`} />
       </section>
 
-      <BlastForm points={points} allowImages={settings.data?.allow_images === true} />
+      {settings.isPending ? (
+        <FormCard>
+          <PageSpinner label="Memuat form blast..." />
+        </FormCard>
+      ) : settings.data?.delivery_mode === 'cloud_api' ? (
+        <TemplateBlast points={points} allowImages={settings.data.allow_images} />
+      ) : (
+        <BlastForm points={points} allowImages={settings.data?.allow_images === true} />
+      )}
     </div>
+  );
+}
+
+function FormCard({ children }: { children: ReactNode }) {
+  return (
+    <Card>
+      <CardHeader>
+        <CardTitle>Buat Blast Request</CardTitle>
+      </CardHeader>
+      <CardContent>{children}</CardContent>
+    </Card>
+  );
+}
+
+/** Cloud API mode: the enabled templates, or why there is nothing to send with. */
+function TemplateBlast({ points, allowImages }: BlastFormContext) {
+  const templates = useClientTemplates();
+  const results = useOpenResults();
+  const { send, sending, uploading } = useSendBlast();
+  if (templates.isPending) {
+    return (
+      <FormCard>
+        <PageSpinner label="Memuat template pesan..." />
+      </FormCard>
+    );
+  }
+  if (templates.isError) return <LoadError />;
+  return (
+    <FormCard>
+      {templates.data.length === 0 ? (
+        <Alert variant="warning" title="Template belum tersedia">
+          Belum ada template pesan yang dapat dipakai. Hubungi admin.
+        </Alert>
+      ) : (
+        <TemplateBlastForm
+          points={points}
+          allowImages={allowImages}
+          templates={templates.data}
+          send={(blast) => {
+            results.prefetch();
+            return send(blast);
+          }}
+          sending={sending}
+          uploading={uploading}
+          onSent={results.open}
+        />
+      )}
+    </FormCard>
   );
 }
 

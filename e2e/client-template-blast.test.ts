@@ -1,0 +1,296 @@
+// Form Blast in Cloud API mode, in Chromium against the real server and the local Cloud API: no
+// enabled template says so; a template's parameters are checked as they are typed (the button
+// waits), the preview follows the typing, the header image is required, and the blast is made
+// with the rendered text. Screenshots at desktop width and at 390 px.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startLocalCloudApi, type LocalCloudApi } from '#local-apis/cloud-api/server.ts';
+import { DEFAULT_TEMPLATES } from '#local-apis/cloud-api/templates.ts';
+import { screenshot, signIn, startE2E, type E2E, type Page } from './helpers.ts';
+import {
+  adminCall,
+  balanceOf,
+  clientCall,
+  expectNoSidewaysScroll,
+  expectShellBalance,
+  expectToast,
+  go,
+  numbers,
+  patientPolls,
+  pngBytes,
+  saveSettings,
+  setPoints,
+  type Client,
+} from './client-seed.ts';
+import { dismissToasts } from './admin-seed.ts';
+
+let e2e: E2E;
+let double: LocalCloudApi;
+
+const idOf = (name: string) => DEFAULT_TEMPLATES.find((t) => t.name === name)!.id;
+const PROMO_TEXT = 'Halo Budi, nikmati diskon 20% untuk semua produk bulan ini!';
+
+beforeAll(async () => {
+  patientPolls();
+  e2e = await startE2E();
+  double = await startLocalCloudApi({ templates: structuredClone(DEFAULT_TEMPLATES) });
+  await saveSettings(e2e.server, { allow_images: true });
+  const o = double.options;
+  await adminCall(e2e.server, 'PUT', '/api/admin/delivery', {
+    mode: 'cloud_api',
+    cloud_api: {
+      graph_url: double.url,
+      phone_number_id: o.phoneNumberId,
+      business_account_id: o.businessAccountId,
+      access_token: o.accessToken,
+      app_secret: o.appSecret,
+      verify_token: o.verifyToken,
+    },
+  });
+  await adminCall(e2e.server, 'POST', '/api/admin/delivery/templates/sync');
+});
+afterAll(async () => {
+  await e2e?.close();
+  await double?.close();
+});
+
+async function signedIn(
+  points: number,
+  size: 'desktop' | 'phone' = 'desktop',
+): Promise<{ page: Page; client: Client }> {
+  const client = await e2e.server.createClient();
+  await setPoints(e2e.server, client, points);
+  const page = await e2e.open('/login', size);
+  await signIn(page, client.user.email, client.password);
+  await go(page, e2e.url, '/blast-form');
+  return { page, client };
+}
+
+const sendButton = (page: Page) => page.getByRole('button', { name: 'KIRIM BLAST REQUEST' });
+const preview = (page: Page) => page.locator('[data-template-preview]');
+
+async function pickTemplate(page: Page, name: string) {
+  await page.getByRole('combobox', { name: 'Template Pesan' }).click();
+  await page.getByRole('option', { name: `${name} (id)` }).click();
+}
+
+describe('Form Blast with WhatsApp templates', () => {
+  it('says so plainly, and offers no way to send, while no template is enabled', async () => {
+    const { page } = await signedIn(5);
+    await page.getByText('Belum ada template pesan yang dapat dipakai. Hubungi admin.').waitFor();
+    expect(await sendButton(page).count()).toBe(0);
+    expect(await page.getByLabel('Pesan', { exact: true }).count()).toBe(0);
+    await screenshot(page, 'client-template-blast-none');
+    await page.context().close();
+  });
+
+  it('checks parameters as typed, previews the text, requires the header image, then sends', async () => {
+    for (const name of ['promo_bulanan', 'pengingat_tagihan']) {
+      await adminCall(e2e.server, 'PUT', `/api/admin/delivery/templates/${idOf(name)}`, {
+        enabled: true,
+      });
+    }
+    const { page, client } = await signedIn(10);
+    const posted: unknown[] = [];
+    page.on('request', (r) => {
+      if (r.method() === 'POST' && r.url().endsWith('/api/client/blast-requests'))
+        posted.push(r.postDataJSON());
+    });
+    // No free message in this mode: a template instead.
+    expect(await page.getByLabel('Pesan', { exact: true }).count()).toBe(0);
+    await page.getByLabel('Nomor WhatsApp Tujuan').fill(numbers(2).join('\n'));
+    await pickTemplate(page, 'promo_bulanan');
+
+    const first = page.getByLabel('{{1}}');
+    const second = page.getByLabel('{{2}}');
+    expect(await first.getAttribute('placeholder')).toBe('Budi');
+    expect(await second.getAttribute('placeholder')).toBe('20%');
+    expect(await preview(page).textContent()).toBe(
+      'Halo {{1}}, nikmati diskon {{2}} untuk semua produk bulan ini!',
+    );
+    // Nothing is said under an untouched field, but the button waits for every value.
+    expect(await page.locator('#blast-parameter-1-error').count()).toBe(0);
+    expect(await sendButton(page).isDisabled()).toBe(true);
+    await page
+      .getByText('Isi semua parameter template dengan benar untuk mengirim blast.')
+      .waitFor();
+
+    // The preview follows the typing.
+    await first.pressSequentially('Budi', { delay: 20 });
+    await expect
+      .poll(() => preview(page).textContent())
+      .toBe('Halo Budi, nikmati diskon {{2}} untuk semua produk bulan ini!');
+
+    // A line break and five spaces are what Meta refuses: said under the field, button blocked.
+    await second.fill('20%\nsemua');
+    const secondError = page.locator('#blast-parameter-2-error');
+    expect(await secondError.textContent()).toBe(
+      'Parameter tidak boleh berisi baris baru atau tab',
+    );
+    expect(await second.getAttribute('aria-invalid')).toBe('true');
+    expect(await sendButton(page).isDisabled()).toBe(true);
+    await second.fill('20%     semua');
+    expect(await secondError.textContent()).toBe(
+      'Parameter tidak boleh berisi lebih dari 4 spasi berturut-turut',
+    );
+    await second.fill('20%');
+    expect(await secondError.count()).toBe(0);
+    expect(await preview(page).textContent()).toBe(PROMO_TEXT);
+    expect(await sendButton(page).isDisabled()).toBe(false);
+
+    // The header image is required: said under the picker, which takes the focus.
+    await sendButton(page).click();
+    await expectToast(
+      page,
+      'Template ini membutuhkan gambar header. Upload gambar terlebih dahulu.',
+      { variant: 'destructive' },
+    );
+    expect(await page.locator('#blast-image-error').textContent()).toBe(
+      'Template ini membutuhkan gambar header. Upload gambar terlebih dahulu.',
+    );
+    const picker = page.getByLabel('Gambar Header');
+    await expect.poll(() => picker.evaluate((el) => el === document.activeElement)).toBe(true);
+    expect(posted).toHaveLength(0);
+
+    await picker.setInputFiles({
+      name: 'promo.png',
+      mimeType: 'image/png',
+      buffer: await pngBytes('#0f9d58', 240),
+    });
+    await page.locator('[data-image-preview][data-preview-status="ready"]').waitFor();
+    expect(await page.locator('#blast-image-error').count()).toBe(0);
+    await page.getByRole('img', { name: 'Gambar header' }).waitFor();
+    await expectNoSidewaysScroll(page);
+    await dismissToasts(page);
+    await page.evaluate(() => window.scrollTo(0, 0));
+    await screenshot(page, 'client-template-blast-desktop');
+
+    await sendButton(page).click();
+    await page.waitForURL('**/blast-results');
+    await expectToast(page, 'Blast request berhasil dibuat untuk 2 nomor', { variant: 'success' });
+    await expectShellBalance(page, 8);
+    expect(posted).toEqual([
+      {
+        template_id: idOf('promo_bulanan'),
+        parameters: { '1': 'Budi', '2': '20%' },
+        target_numbers: ['6281200000001', '6281200000002'],
+        image_url: expect.stringMatching(/^\/uploads\//),
+      },
+    ]);
+    // The list shows the blast with the text the recipients read.
+    await page.locator(`main [title="${PROMO_TEXT}"]`).waitFor();
+    const list = await clientCall(e2e.server, client, 'GET', '/api/client/blast-requests');
+    expect(list.total).toBe(1);
+    expect(list.items[0]).toMatchObject({
+      message: PROMO_TEXT,
+      delivery_mode: 'cloud_api',
+      template: { name: 'promo_bulanan', header_format: 'IMAGE' },
+      image_url: expect.stringMatching(/^\/uploads\//),
+    });
+    expect(await balanceOf(e2e.server, client)).toBe(8);
+    await page.context().close();
+  });
+
+  it('a template without a header image has no image field; switching templates starts afresh', async () => {
+    const { page, client } = await signedIn(3);
+    await pickTemplate(page, 'promo_bulanan');
+    await page.getByLabel('{{1}}').fill('Budi');
+    await page.getByLabel('Gambar Header').setInputFiles({
+      name: 'promo.png',
+      mimeType: 'image/png',
+      buffer: await pngBytes(),
+    });
+    await pickTemplate(page, 'pengingat_tagihan');
+    expect(await page.getByText('Gambar Header').count()).toBe(0);
+    expect(await page.locator('[data-image-preview]').count()).toBe(0);
+    const value = page.getByLabel('{{1}}');
+    expect(await value.inputValue()).toBe('');
+    expect(await value.getAttribute('placeholder')).toBe('Rp150.000');
+    expect(await preview(page).textContent()).toBe(
+      'Tagihan Anda sebesar {{1}} jatuh tempo besok. Terima kasih.',
+    );
+    await value.fill('Rp75.000');
+    await page.getByLabel('Nomor WhatsApp Tujuan').fill(numbers(1, 50).join('\n'));
+    await sendButton(page).click();
+    await page.waitForURL('**/blast-results');
+    const list = await clientCall(e2e.server, client, 'GET', '/api/client/blast-requests');
+    expect(list.items[0]).toMatchObject({
+      message: 'Tagihan Anda sebesar Rp75.000 jatuh tempo besok. Terima kasih.',
+      image_url: null,
+      template: { name: 'pengingat_tagihan', parameters: { '1': 'Rp75.000' } },
+    });
+    await page.context().close();
+  });
+
+  it('sends nothing when the header image does not upload', async () => {
+    const { page, client } = await signedIn(3);
+    const posts: string[] = [];
+    page.on('request', (r) => {
+      if (r.method() === 'POST' && r.url().endsWith('/api/client/blast-requests'))
+        posts.push(r.url());
+    });
+    await page.getByLabel('Nomor WhatsApp Tujuan').fill(numbers(1).join('\n'));
+    await pickTemplate(page, 'promo_bulanan');
+    await page.getByLabel('{{1}}').fill('Budi');
+    await page.getByLabel('{{2}}').fill('20%');
+    // Not an image: the server refuses the upload whatever the name says.
+    await page.getByLabel('Gambar Header').setInputFiles({
+      name: 'foto.png',
+      mimeType: 'image/png',
+      buffer: Buffer.from('ini bukan gambar'),
+    });
+    await sendButton(page).click();
+    await expectToast(
+      page,
+      'Gagal mengupload gambar header. Blast belum dikirim. File harus berupa gambar (PNG, JPG, GIF)',
+      { title: 'Error Upload Gambar', variant: 'destructive' },
+    );
+    expect(new URL(page.url()).pathname).toBe('/blast-form');
+    expect(posts).toHaveLength(0);
+    expect(await balanceOf(e2e.server, client)).toBe(3);
+    await page.context().close();
+  });
+
+  it('reads well at 390 px: nothing sideways, the fields one under another', async () => {
+    const { page } = await signedIn(5, 'phone');
+    await page.setViewportSize({ width: 390, height: 844 });
+    await pickTemplate(page, 'promo_bulanan');
+    await page.getByLabel('{{1}}').fill('Budi Santoso dari Kelurahan Sukamaju Kecamatan Cibinong');
+    await page.getByLabel('{{2}}').fill('20%\n');
+    await page.getByLabel('Gambar Header').setInputFiles({
+      name: 'promo-akhir-tahun-dengan-nama-berkas-yang-panjang.png',
+      mimeType: 'image/png',
+      buffer: await pngBytes('#1e88e5', 240),
+    });
+    await page.locator('[data-image-preview][data-preview-status="ready"]').waitFor();
+    await page.locator('#blast-parameter-2-error').waitFor();
+    await expectNoSidewaysScroll(page);
+    const [one, two] = await Promise.all(
+      ['{{1}}', '{{2}}'].map((label) => page.getByLabel(label).boundingBox()),
+    );
+    expect(two!.y).toBeGreaterThan(one!.y + one!.height);
+    await page.evaluate(() => window.scrollTo(0, 0));
+    await screenshot(page, 'client-template-blast-390');
+    await page.context().close();
+  });
+
+  it('says a header image cannot go while the admin does not allow images, and waits', async () => {
+    await saveSettings(e2e.server, { allow_images: false });
+    try {
+      const { page } = await signedIn(3);
+      await pickTemplate(page, 'promo_bulanan');
+      await page
+        .getByText(
+          'Template ini membutuhkan gambar header, tetapi admin belum mengizinkan pengiriman gambar.',
+          { exact: false },
+        )
+        .waitFor();
+      expect(await page.getByLabel('Gambar Header').count()).toBe(0);
+      await page.getByLabel('{{1}}').fill('Budi');
+      await page.getByLabel('{{2}}').fill('20%');
+      expect(await sendButton(page).isDisabled()).toBe(true);
+      await page.context().close();
+    } finally {
+      await saveSettings(e2e.server, { allow_images: true });
+    }
+  });
+});

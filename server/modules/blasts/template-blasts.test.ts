@@ -1,0 +1,366 @@
+// Blasts in Cloud API mode over HTTP, against the local Cloud API's templates: a blast names an
+// enabled template and its parameters, stores the text the recipient reads and queues every
+// number in the debit's transaction; each refusal says why in Indonesian and changes nothing.
+// No delivery engine runs here: the queued numbers stay queued.
+import sharp from 'sharp';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startLocalCloudApi, type LocalCloudApi } from '#local-apis/cloud-api/server.ts';
+import { DEFAULT_TEMPLATES } from '#local-apis/cloud-api/templates.ts';
+import { checkLedger } from '#server/db/ledger-check.ts';
+import { startServer, type TestServer } from '#server/test/helpers.ts';
+import { expectCleanError, expectSpecFields, expectUnchanged } from '#server/test/spec.ts';
+
+let server: TestServer;
+let double: LocalCloudApi;
+let client = { id: '', token: '' };
+let imageUrl = '';
+const START_POINTS = 1000;
+
+const idOf = (name: string) => DEFAULT_TEMPLATES.find((t) => t.name === name)!.id;
+const PROMO = idOf('promo_bulanan'); // IMAGE header, {{1}} {{2}}
+const TAGIHAN = idOf('pengingat_tagihan'); // body only, {{1}}
+const SAPAAN = idOf('sapaan_pelanggan'); // named {{nama}}
+const KONFIRMASI = idOf('konfirmasi_kehadiran'); // {{1}} and a footer
+
+const admin = (method: string, url: string, body?: unknown) =>
+  server.api(method, url, { token: server.adminToken, body });
+const send = (body: unknown, headers?: Record<string, string>) =>
+  server.api('POST', '/api/client/blast-requests', { token: client.token, body, headers });
+const balance = async () =>
+  (await server.api('GET', '/api/auth/me', { token: client.token })).body.points as number;
+const local = (i: number) => `0812${String(i).padStart(8, '0')}`;
+
+/** Sebar's delivery settings pointed at the double, in `mode`. */
+async function setMode(mode: 'manual' | 'cloud_api') {
+  const o = double.options;
+  const answer = await admin('PUT', '/api/admin/delivery', {
+    mode,
+    cloud_api: {
+      graph_url: double.url,
+      phone_number_id: o.phoneNumberId,
+      business_account_id: o.businessAccountId,
+      access_token: o.accessToken,
+      app_secret: o.appSecret,
+      verify_token: o.verifyToken,
+    },
+  });
+  expect(answer.status, JSON.stringify(answer.body)).toBe(200);
+}
+
+async function uploadImage(): Promise<string> {
+  const png = await sharp({
+    create: { width: 32, height: 32, channels: 3, background: '#0f9d58' },
+  })
+    .png()
+    .toBuffer();
+  const form = new FormData();
+  form.append('image', new Blob([new Uint8Array(png)], { type: 'image/png' }), 'promo.png');
+  const answer = await server.api('POST', '/api/upload/image', { token: client.token, raw: form });
+  expect(answer.status, JSON.stringify(answer.body)).toBe(200);
+  return answer.body.url as string;
+}
+
+beforeAll(async () => {
+  server = await startServer({ secretKey: 'template-blasts-test-key-0123' });
+  double = await startLocalCloudApi({ templates: structuredClone(DEFAULT_TEMPLATES) });
+  const created = await server.createClient({ username: 'tari', email: 'tari@sebar.test' });
+  client = { id: created.user.id, token: created.token };
+  const funded = await admin('PUT', `/api/admin/users/${client.id}`, {
+    username: 'tari',
+    email: 'tari@sebar.test',
+    points: START_POINTS,
+    is_active: true,
+  });
+  expect(funded.status).toBe(200);
+  const settings = await admin('POST', '/api/admin/settings', {
+    account_number: '1234567890',
+    account_name: 'PT Sebar',
+    bank_name: 'BCA',
+    allow_images: true,
+  });
+  expect(settings.status).toBe(200);
+  imageUrl = await uploadImage();
+  await setMode('cloud_api');
+  expect((await admin('POST', '/api/admin/delivery/templates/sync')).status).toBe(200);
+  // sapaan_pelanggan stays off until a test has seen it refused.
+  for (const id of [PROMO, TAGIHAN, KONFIRMASI]) {
+    const enabled = await admin('PUT', `/api/admin/delivery/templates/${id}`, { enabled: true });
+    expect(enabled.status).toBe(200);
+  }
+});
+afterAll(async () => {
+  await server?.close();
+  await double?.close();
+});
+
+describe('Cloud API blast creation', () => {
+  it('tells clients the delivery mode with the settings they read', async () => {
+    const answer = await server.api('GET', '/api/public/settings', { token: client.token });
+    expect(answer.status).toBe(200);
+    expect(answer.body.delivery_mode).toBe('cloud_api');
+  });
+
+  it('stores the rendered text, the template and its values, queues each number, debits once', async () => {
+    const before = await balance();
+    const answer = await send({
+      target_numbers: [local(1), '+62 812-0000-0002', local(1)],
+      template_id: PROMO,
+      parameters: { '1': 'Budi', '2': '20%' },
+      image_url: imageUrl,
+    });
+    expect(answer.status, JSON.stringify(answer.body)).toBe(201);
+    expectSpecFields(answer.body, 'blast');
+    expect(answer.body).toMatchObject({
+      message: 'Halo Budi, nikmati diskon 20% untuk semua produk bulan ini!',
+      image_url: imageUrl,
+      status: 'pending',
+      total_numbers: 2,
+      points_used: 2,
+      delivery_mode: 'cloud_api',
+      template: {
+        id: PROMO,
+        name: 'promo_bulanan',
+        language: 'id',
+        header_format: 'IMAGE',
+        parameters: { '1': 'Budi', '2': '20%' },
+      },
+    });
+    expect(answer.body.target_numbers).toEqual(['6281200000001', '6281200000002']);
+    for (const number of answer.body.numbers) {
+      expect(number.status).toBe('pending');
+      expect(number.delivery).toMatchObject({ state: 'queued', attempts: 0, sent_at: null });
+      expect(number.delivery.queued_at).toBe(answer.body.created_at);
+    }
+    // The detail, read back, is what was answered.
+    const detail = await server.api('GET', `/api/client/blast-requests/${answer.body.id}`, {
+      token: client.token,
+    });
+    expect(
+      detail.body.numbers.map((n: { delivery: { state: string } }) => n.delivery.state),
+    ).toEqual(['queued', 'queued']);
+    expect(detail.body.template).toEqual(answer.body.template);
+    expect(await balance()).toBe(before - 2);
+    const usage = await server.database.db
+      .selectFrom('point_transactions')
+      .select(['type', 'delta'])
+      .where('blast_id', '=', answer.body.id)
+      .execute();
+    expect(usage).toEqual([{ type: 'usage', delta: -2 }]);
+    expect(await checkLedger(server.database.db)).toEqual([]);
+  });
+
+  it('takes the parameters as a list for {{1}}, {{2}} …, and adds the footer to the text', async () => {
+    const tagihan = await send({
+      target_numbers: [local(3)],
+      template_id: TAGIHAN,
+      parameters: ['Rp150.000'],
+    });
+    expect(tagihan.status, JSON.stringify(tagihan.body)).toBe(201);
+    expect(tagihan.body.message).toBe(
+      'Tagihan Anda sebesar Rp150.000 jatuh tempo besok. Terima kasih.',
+    );
+    expect(tagihan.body.template).toMatchObject({
+      header_format: null,
+      parameters: { '1': 'Rp150.000' },
+    });
+    expect(tagihan.body.image_url).toBeNull();
+
+    const konfirmasi = await send({
+      target_numbers: [local(4)],
+      template_id: KONFIRMASI,
+      parameters: ['Andi'],
+    });
+    expect(konfirmasi.status, JSON.stringify(konfirmasi.body)).toBe(201);
+    expect(konfirmasi.body.message).toBe(
+      'Halo Andi, apakah Anda akan hadir di acara kami besok?\n\nBalas dengan menekan salah satu tombol',
+    );
+  });
+
+  it('refuses a blast without an offered template, saying why, changing nothing', async () => {
+    const pending = idOf('info_pengiriman');
+    await expectUnchanged(server.database.db, async () => {
+      for (const [body, detail] of [
+        [{ target_numbers: [local(1)] }, 'Pilih template pesan'],
+        // A free message is not a template.
+        [{ message: 'Halo', target_numbers: [local(1)] }, 'Pilih template pesan'],
+        [
+          { target_numbers: [local(1)], template_id: '999', parameters: {} },
+          'Template tidak ditemukan atau tidak lagi diaktifkan admin',
+        ],
+        // Approved at Meta but not switched on by the admin.
+        [
+          { target_numbers: [local(1)], template_id: SAPAAN, parameters: { nama: 'Siti' } },
+          'Template tidak ditemukan atau tidak lagi diaktifkan admin',
+        ],
+        // Not approved by Meta (it cannot be switched on).
+        [
+          { target_numbers: [local(1)], template_id: pending, parameters: ['INV-001'] },
+          'Template tidak ditemukan atau tidak lagi diaktifkan admin',
+        ],
+      ] as const) {
+        const answer = await send(body);
+        expect([answer.status, answer.body.detail], JSON.stringify(body)).toEqual([422, detail]);
+        // 'Pilih template pesan' says what to do without a word the clean-error check knows.
+        if (detail !== 'Pilih template pesan') expectCleanError(answer, 422);
+      }
+    });
+  });
+
+  it('refuses a parameter Meta would refuse, naming the first one, changing nothing', async () => {
+    const promo = (parameters: unknown, image_url: string | null = imageUrl) => ({
+      target_numbers: [local(1)],
+      template_id: PROMO,
+      parameters,
+      image_url,
+    });
+    await expectUnchanged(server.database.db, async () => {
+      for (const [body, detail] of [
+        [promo(undefined), 'Parameter {{1}}: Parameter tidak boleh kosong'],
+        [promo({ '1': 'Budi' }), 'Parameter {{2}}: Parameter tidak boleh kosong'],
+        [promo(['Budi', '   ']), 'Parameter {{2}}: Parameter tidak boleh kosong'],
+        [
+          promo({ '1': 'Budi\nSantoso', '2': '20%' }),
+          'Parameter {{1}}: Parameter tidak boleh berisi baris baru atau tab',
+        ],
+        [
+          promo({ '1': 'Budi', '2': '20\t%' }),
+          'Parameter {{2}}: Parameter tidak boleh berisi baris baru atau tab',
+        ],
+        [
+          promo({ '1': 'Budi     Santoso', '2': '20%' }),
+          'Parameter {{1}}: Parameter tidak boleh berisi lebih dari 4 spasi berturut-turut',
+        ],
+        // A template with a header takes at most 1024 characters per parameter.
+        [
+          promo({ '1': 'x'.repeat(1025), '2': '20%' }),
+          'Parameter {{1}}: Parameter maksimal 1024 karakter',
+        ],
+        [
+          promo({ '1': 'Budi', '2': '20%', '3': 'lagi' }),
+          'Parameter {{3}} tidak ada di template ini',
+        ],
+        [promo(['Budi', '20%', 'lagi']), 'Parameter {{3}} tidak ada di template ini'],
+      ] as const) {
+        const answer = await send(body);
+        expectCleanError(answer, 422);
+        expect(answer.body.detail, JSON.stringify(body).slice(0, 80)).toBe(detail);
+      }
+    });
+  });
+
+  it('takes a body-only parameter up to 32768 characters', async () => {
+    const long = 'x'.repeat(32768);
+    await expectUnchanged(server.database.db, async () => {
+      const over = await send({
+        target_numbers: [local(1)],
+        template_id: TAGIHAN,
+        parameters: [`${long}x`],
+      });
+      expectCleanError(over, 422);
+      expect(over.body.detail).toBe('Parameter {{1}}: Parameter maksimal 32768 karakter');
+    });
+    const answer = await send({
+      target_numbers: [local(5)],
+      template_id: TAGIHAN,
+      parameters: [long],
+    });
+    expect(answer.status, JSON.stringify(answer.body).slice(0, 200)).toBe(201);
+  });
+
+  it('refuses an image header without an image, and an image for a template without one', async () => {
+    await expectUnchanged(server.database.db, async () => {
+      const without = await send({
+        target_numbers: [local(1)],
+        template_id: PROMO,
+        parameters: ['Budi', '20%'],
+        image_url: null,
+      });
+      expectCleanError(without, 422);
+      expect(without.body.detail).toBe(
+        'Template ini membutuhkan gambar header. Upload gambar terlebih dahulu.',
+      );
+      const extra = await send({
+        target_numbers: [local(1)],
+        template_id: TAGIHAN,
+        parameters: ['Rp150.000'],
+        image_url: imageUrl,
+      });
+      expectCleanError(extra, 422);
+      expect(extra.body.detail).toBe('Template ini tidak memakai gambar');
+    });
+  });
+
+  it('takes named parameters once the admin switches the template on', async () => {
+    const on = await admin('PUT', `/api/admin/delivery/templates/${SAPAAN}`, { enabled: true });
+    expect(on.status).toBe(200);
+    const answer = await send({
+      target_numbers: [local(6)],
+      template_id: SAPAAN,
+      parameters: { nama: 'Siti' },
+    });
+    expect(answer.status, JSON.stringify(answer.body)).toBe(201);
+    expect(answer.body.message).toBe(
+      'Selamat datang, Siti! Terima kasih telah berbelanja di toko kami.',
+    );
+    expect(answer.body.template.parameters).toEqual({ nama: 'Siti' });
+  });
+
+  it('answers a retry with the same Idempotency-Key with the same blast, charged once', async () => {
+    const body = {
+      target_numbers: [local(7), local(8)],
+      template_id: PROMO,
+      parameters: ['Rina', '30%'],
+      image_url: imageUrl,
+    };
+    const headers = { 'Idempotency-Key': 'template-blast-retry-1' };
+    const before = await balance();
+    const first = await send(body, headers);
+    expect(first.status, JSON.stringify(first.body)).toBe(201);
+    let again: Awaited<ReturnType<typeof send>> | undefined;
+    await expectUnchanged(server.database.db, async () => {
+      again = await send(body, headers);
+    });
+    expect(again!.status).toBe(201);
+    expect(again!.body).toEqual(first.body);
+    expect(await balance()).toBe(before - 2);
+    // The same key with other values is another request: refused.
+    await expectUnchanged(server.database.db, async () => {
+      const other = await send({ ...body, parameters: ['Rina', '40%'] }, headers);
+      expectCleanError(other, 422);
+      expect(other.body.detail).toBe('Idempotency-Key sudah dipakai untuk permintaan yang berbeda');
+    });
+  });
+
+  it('in manual mode refuses a template and takes the message as before', async () => {
+    await setMode('manual');
+    try {
+      const settings = await server.api('GET', '/api/public/settings', { token: client.token });
+      expect(settings.body.delivery_mode).toBe('manual');
+      await expectUnchanged(server.database.db, async () => {
+        for (const body of [
+          { target_numbers: [local(1)], template_id: TAGIHAN, parameters: ['Rp150.000'] },
+          { message: 'Halo', target_numbers: [local(1)], template_id: TAGIHAN },
+          { message: 'Halo', target_numbers: [local(1)], parameters: ['Rp150.000'] },
+        ]) {
+          const answer = await send(body);
+          expectCleanError(answer, 422);
+          expect(answer.body.detail).toBe(
+            'Template hanya dapat dipakai saat blast dikirim melalui WhatsApp Cloud API',
+          );
+        }
+      });
+      const manual = await send({ message: 'Halo manual', target_numbers: [local(9)] });
+      expect(manual.status, JSON.stringify(manual.body)).toBe(201);
+      expect(manual.body).toMatchObject({
+        message: 'Halo manual',
+        delivery_mode: 'manual',
+        template: null,
+      });
+      expect(manual.body.numbers[0].delivery).toBeNull();
+    } finally {
+      await setMode('cloud_api');
+    }
+    expect(await checkLedger(server.database.db)).toEqual([]);
+    expect(await balance()).toBe(START_POINTS - 2 - 1 - 1 - 1 - 1 - 2 - 1);
+  });
+});
