@@ -61,7 +61,8 @@ async function uploadImage(): Promise<string> {
 }
 
 beforeAll(async () => {
-  server = await startServer({ secretKey: 'template-blasts-test-key-0123' });
+  // No worker: these tests are about what creation stores, before anything is sent.
+  server = await startServer({ secretKey: 'template-blasts-test-key-0123', deliveryWorker: false });
   double = await startLocalCloudApi({ templates: structuredClone(DEFAULT_TEMPLATES) });
   const created = await server.createClient({ username: 'tari', email: 'tari@sebar.test' });
   client = { id: created.user.id, token: created.token };
