@@ -1,5 +1,6 @@
 // The delivery engine against the local Cloud API: a whole blast sent, every number's fate and
 // reason, refunds through the ledger exactly once, and each number sent exactly once.
+import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { outcomeBySuffix } from '#local-apis/cloud-api/outcomes.ts';
 import { checkLedger } from '#server/db/ledger-check.ts';
@@ -143,5 +144,60 @@ describe('a duplicated webhook', () => {
     const mine = kept.filter((e) => e.body.includes(done.numbers[0].delivery.provider_message_id));
     expect(mine).toHaveLength(3);
     expect(await checkLedger(f.server.database.db)).toEqual([]);
+  });
+});
+
+describe('a template with a header image', () => {
+  it('uploads the image to WhatsApp once and sends every number with its media id', async () => {
+    const allowed = await f.server.api('POST', '/api/admin/settings', {
+      token: f.server.adminToken,
+      body: {
+        account_number: '1234567890',
+        account_name: 'PT Sebar',
+        bank_name: 'BCA',
+        allow_images: true,
+      },
+    });
+    expect(allowed.status).toBe(200);
+    const png = await sharp({
+      create: { width: 32, height: 32, channels: 3, background: '#0f9d58' },
+    })
+      .png()
+      .toBuffer();
+    const form = new FormData();
+    form.append('image', new Blob([new Uint8Array(png)], { type: 'image/png' }), 'promo.png');
+    const uploaded = await f.server.api('POST', '/api/upload/image', {
+      token: f.client.token,
+      raw: form,
+    });
+    expect(uploaded.status, JSON.stringify(uploaded.body)).toBe(200);
+    const numbers = Array.from({ length: 5 }, (_, i) => numberEnding(9500 + i, '2000'));
+    const created = await f.blast(numbers, {
+      template_id: '1029384756000001',
+      parameters: ['Budi', '20%'],
+      image_url: uploaded.body.url,
+    });
+    const done = await f.until(created.id, (b) => b.status === 'completed');
+    expect(done.successful_count).toBe(5);
+    const uploads = f.whatsapp.requests.filter(
+      (r) => r.method === 'POST' && r.path.endsWith('/media'),
+    );
+    expect(uploads).toHaveLength(1);
+    const [mediaId] = [...f.whatsapp.media.keys()];
+    const sends = f.whatsapp.sends.filter((s) => numbers.includes(s.to));
+    expect(sends).toHaveLength(5);
+    for (const send of sends) {
+      expect(send.template).toBe('promo_bulanan');
+      expect(send.components).toEqual([
+        { type: 'header', parameters: [{ type: 'image', image: { id: mediaId } }] },
+        {
+          type: 'body',
+          parameters: [
+            { type: 'text', text: 'Budi' },
+            { type: 'text', text: '20%' },
+          ],
+        },
+      ]);
+    }
   });
 });
