@@ -169,3 +169,33 @@ describe('the daily limit of unique recipients', () => {
     }
   });
 });
+
+describe('a client deleted while its blast is being sent', () => {
+  it('stops its sends and leaves the other blasts to finish', async () => {
+    await f.configure({ messages_per_second: 10 });
+    const gone = await f.server.createClient();
+    await f.server.api('PUT', `/api/admin/users/${gone.user.id}`, {
+      token: f.server.adminToken,
+      body: { username: gone.user.username, email: gone.user.email, points: 100, is_active: true },
+    });
+    const numbers = Array.from({ length: 20 }, (_, i) => numberEnding(5000 + i, '2000'));
+    const theirs = await f.server.api('POST', '/api/client/blast-requests', {
+      token: gone.token,
+      body: { target_numbers: numbers, template_id: '1029384756000002', parameters: ['Rp1'] },
+    });
+    expect(theirs.status).toBe(201);
+    const mine = await f.blast([numberEnding(5100, '2000'), numberEnding(5101, '2000')]);
+    await sleep(400);
+    const deleted = await f.server.api('DELETE', `/api/admin/users/${gone.user.id}`, {
+      token: f.server.adminToken,
+    });
+    expect(deleted.status).toBeLessThan(300);
+    await f.until(mine.id, (b) => b.status === 'completed');
+    const sentBefore = sendsTo(numbers).length;
+    await sleep(800);
+    expect(sendsTo(numbers).length).toBe(sentBefore);
+    expect(sentBefore).toBeLessThan(20);
+    expect(await checkLedger(f.server.database.db)).toEqual([]);
+    await f.configure({ messages_per_second: 1000 });
+  });
+});

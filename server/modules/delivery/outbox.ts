@@ -312,7 +312,7 @@ export async function recordResults(
     let halt: EngineHalt | null = null;
     const byBlast = groupBy(results, (r) => r.blastId);
     for (const blastId of [...byBlast.keys()].sort()) {
-      await lockBlast(tx, blastId);
+      if (!(await lockIfPresent(tx, blastId))) continue;
       const mine = byBlast.get(blastId)!;
       const rows = await numberRows(
         tx,
@@ -331,6 +331,17 @@ export async function recordResults(
     if (halt) await haltEngine(tx, halt, retrying);
     return halt;
   });
+}
+
+/** Locks the blast; false when it is gone (its client deleted meanwhile): nothing to record. */
+async function lockIfPresent(tx: Tx, blastId: string): Promise<boolean> {
+  const exists = await tx.db
+    .selectFrom('blasts')
+    .select('id')
+    .where('id', '=', blastId)
+    .executeTakeFirst();
+  if (exists) await lockBlast(tx, blastId);
+  return exists !== undefined;
 }
 
 async function numberRows(tx: Tx, blastId: string, indexes: number[]) {
@@ -532,13 +543,7 @@ async function applyStatuses(tx: Tx, statuses: ReportedMessageStatus[]) {
   });
   const byBlast = groupBy(located, (s) => s.blastId);
   for (const blastId of [...byBlast.keys()].sort()) {
-    const exists = await tx.db
-      .selectFrom('blasts')
-      .select('id')
-      .where('id', '=', blastId)
-      .executeTakeFirst();
-    if (!exists) continue;
-    await lockBlast(tx, blastId);
+    if (!(await lockIfPresent(tx, blastId))) continue;
     const mine = byBlast.get(blastId)!;
     const rows = await numberRows(tx, blastId, [...new Set(mine.map((s) => s.idx))]);
     for (const [idx, reported] of groupBy(mine, (s) => s.idx)) {

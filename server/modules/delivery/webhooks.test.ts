@@ -12,7 +12,8 @@ let meta: LocalCloudApi;
 const PATH = '/api/webhooks/whatsapp';
 
 beforeAll(async () => {
-  server = await startServer();
+  // No worker: these tests are about the intake; engine.test.ts applies what is kept.
+  server = await startServer({ deliveryWorker: false });
   meta = await startLocalCloudApi({
     webhookUrl: `${server.url}${PATH}`,
     recipientGapMs: 0,
