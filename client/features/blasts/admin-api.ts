@@ -11,7 +11,7 @@ import type {
 import { api } from '#client/lib/api-client.ts';
 import { refreshAfter } from '#client/lib/query-client.ts';
 import { adminDashboardKey } from '#client/features/dashboard/admin-api.ts';
-import { refreshWhileSending } from './live-refresh.ts';
+import { refreshDetail, refreshWhileSending } from './live-refresh.ts';
 
 /** SPEC: admin blast results, 5 per page. */
 export const BLASTS_PAGE_SIZE = 5;
@@ -31,15 +31,12 @@ export function useAdminBlasts(page: number) {
   });
 }
 
-/** One blast with every number's delivery, followed while a Cloud API blast is being sent. */
+/** One blast with every number's delivery, followed while it is sent and its statuses settle. */
 export function useAdminBlast(id: string) {
   return useQuery({
     queryKey: [...adminBlastsKey, id],
     queryFn: ({ signal }) => api.get<BlastDetail>(`/admin/blast-requests/${id}`, { signal }),
-    refetchInterval: (query) => {
-      const blast = query.state.data;
-      return refreshWhileSending(blast && [blast]);
-    },
+    refetchInterval: (query) => refreshDetail(query.state.data),
   });
 }
 

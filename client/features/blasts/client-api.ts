@@ -1,5 +1,6 @@
 // The client's blasts: create (image first), the paginated list, one blast, and cancel.
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useEffect, useRef } from 'react';
 import type {
   Blast,
   BlastDetail,
@@ -12,7 +13,7 @@ import type { z } from '#common/zod.ts';
 import type { ImageUploadSchema } from '#common/settings.ts';
 import { api } from '#client/lib/api-client.ts';
 import { meQueryKey } from '#client/features/auth/api.ts';
-import { refreshBlastList, refreshWhileSending } from './live-refresh.ts';
+import { refreshBlastList, refreshDetail } from './live-refresh.ts';
 
 export const CLIENT_PAGE_SIZE = 5;
 const blastsKey = ['client', 'blast-requests'] as const;
@@ -48,16 +49,32 @@ export function useClientBlasts(page: number) {
 }
 
 export function useClientBlast(id: string | null) {
-  return useQuery({
+  const blast = useQuery({
     queryKey: [...blastsKey, id],
     queryFn: ({ signal }) => api.get<BlastDetail>(`/client/blast-requests/${id}`, { signal }),
     enabled: id !== null,
     // Each number's delivery, as the engine moves it.
-    refetchInterval: (query) => {
-      const blast = query.state.data;
-      return refreshWhileSending(blast && [blast]);
-    },
+    refetchInterval: (query) => refreshDetail(query.state.data),
   });
+  useFollowRefund(blast.data);
+  return blast;
+}
+
+/**
+ * A refund that lands while the detail is open (the engine's settlement, a late failure) reaches
+ * the shell's balance and the lists at once, not at their next read.
+ */
+function useFollowRefund(blast: Pick<Blast, 'id' | 'refund_points'> | undefined) {
+  const queryClient = useQueryClient();
+  const seen = useRef<{ id: string; refund: number } | null>(null);
+  useEffect(() => {
+    if (!blast) return;
+    const before = seen.current;
+    seen.current = { id: blast.id, refund: blast.refund_points };
+    if (before?.id === blast.id && before.refund !== blast.refund_points) {
+      void invalidateClientData(queryClient);
+    }
+  }, [blast, queryClient]);
 }
 
 export function uploadBlastImage(file: File) {
