@@ -194,14 +194,14 @@ describe('a Cloud API blast’s numbers', () => {
       [0, { state: 'read', delivered_at: at(), read_at: at() }],
       [
         2,
-        { state: 'delivered', status: 'success', attempts: 1, sent_at: at(), delivered_at: at() },
+        { state: 'delivered', status: 'success', attempts: 2, sent_at: at(), delivered_at: at() },
       ],
       [3, { state: 'queued', attempts: 1, error_code: 131000, next_attempt_at: at() }],
     ]);
     await row(page, 2).locator('[data-delivery-state="delivered"]').waitFor();
     expect(await stateOf(page, 0)).toBe('Dibaca');
     expect(await row(page, 2).locator('[data-delivery-facts]').textContent()).toMatch(
-      /^\d{1,2} \w{3} \d{4}, \d{2}\.\d{2} · 1 percobaan$/,
+      /^\d{1,2} \w{3} \d{4}, \d{2}\.\d{2} · 2 percobaan$/,
     );
     expect(await row(page, 3).locator('[data-delivery-reason]').textContent()).toBe(
       errorMeaning(131000).reason,
@@ -222,8 +222,20 @@ describe('a Cloud API blast’s numbers', () => {
     await shot(phone, 'client-blast-detail-cloud-api-390');
     await phone.context().close();
 
+    // Every number final (read or failed): nothing Meta reports can move any of them any more.
     await deliver([
-      [3, { state: 'sent', status: 'success', attempts: 2, error_code: null, sent_at: at() }],
+      [2, { state: 'read', read_at: at() }],
+      [
+        3,
+        {
+          state: 'read',
+          status: 'success',
+          attempts: 2,
+          error_code: null,
+          sent_at: at(),
+          read_at: at(),
+        },
+      ],
       [4, { state: 'failed', status: 'failed', attempts: 1, error_code: 131049, failed_at: at() }],
     ]);
     await dialog.locator('[data-blast-status="completed"]').waitFor();

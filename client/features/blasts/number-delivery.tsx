@@ -51,7 +51,8 @@ function DeliveryNote({ delivery }: { delivery: NumberDelivery }) {
   const { prefix, at } = stateTime(delivery);
   const facts = [
     at ? `${prefix}${formatDateTime(at)}` : null,
-    delivery.attempts > 0 ? `${formatNumber(delivery.attempts)} percobaan` : null,
+    // One attempt is the normal case; only retries are worth a word.
+    delivery.attempts > 1 ? `${formatNumber(delivery.attempts)} percobaan` : null,
   ].filter(Boolean);
   const reason =
     delivery.state === 'queued' || delivery.state === 'failed' ? delivery.reason : null;
