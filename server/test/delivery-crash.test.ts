@@ -1,4 +1,3 @@
- 
 // Delivery through crashes: the real server (and a separate worker) killed with SIGKILL in the
 // middle of a Cloud API blast, then restarted. The local Cloud API counts what it received:
 // every number arrives exactly once, the blast completes and the ledger is exact.
