@@ -2,6 +2,7 @@
 // unique recipients, a restricted sender (pause), a bad token (stop) and a client's cancel.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { checkLedger } from '#server/db/ledger-check.ts';
+import { DELIVERED_BY_ENGINE } from '#server/modules/blasts/blasts.service.ts';
 import {
   numberEnding,
   startDeliveryFixture,
@@ -196,6 +197,45 @@ describe('a client deleted while its blast is being sent', () => {
     expect(sendsTo(numbers).length).toBe(sentBefore);
     expect(sentBefore).toBeLessThan(20);
     expect(await checkLedger(f.server.database.db)).toEqual([]);
+    await f.configure({ messages_per_second: 1000 });
+  });
+});
+
+describe('a blast the engine delivers', () => {
+  it('takes no typed results, and is still sent after a switch to manual mode', async () => {
+    await f.configure({ messages_per_second: 5 });
+    const numbers = Array.from({ length: 6 }, (_, i) => numberEnding(5200 + i, '2000'));
+    const created = await f.blast(numbers);
+    const admin = f.server.adminToken;
+    const typed = await f.server.api('POST', `/api/admin/blast-requests/${created.id}/result`, {
+      token: admin,
+      body: { successful_count: 6, failed_count: 0, no_wa_count: 0 },
+    });
+    expect(typed.status).toBe(409);
+    expect(typed.body.detail).toBe(DELIVERED_BY_ENGINE);
+    const statuses = await f.server.api(
+      'POST',
+      `/api/admin/blast-requests/${created.id}/number-statuses`,
+      { token: admin, body: { number_statuses: { 0: 'failed' } } },
+    );
+    expect(statuses.status).toBe(409);
+    // The admin goes back to manual mode while the blast is being sent.
+    const manual = await f.server.api('PUT', '/api/admin/delivery', {
+      token: admin,
+      body: {
+        mode: 'manual',
+        cloud_api: {
+          graph_url: f.whatsapp.url,
+          phone_number_id: f.whatsapp.options.phoneNumberId,
+          business_account_id: f.whatsapp.options.businessAccountId,
+          messages_per_second: 5,
+        },
+      },
+    });
+    expect(manual.status, JSON.stringify(manual.body)).toBe(200);
+    const done = await f.until(created.id, (b) => b.status === 'completed', 15_000);
+    expect(done).toMatchObject({ delivery_mode: 'cloud_api', successful_count: 6 });
+    expect(sendsTo(numbers)).toHaveLength(6);
     await f.configure({ messages_per_second: 1000 });
   });
 });
