@@ -142,10 +142,8 @@ export class DeliveryEngine {
 
   private track(work: Promise<void>) {
     this.inFlight.add(work);
-    void work.finally(() => {
-      this.inFlight.delete(work);
-      this.wake?.();
-    });
+    // Its result is recorded by the next step's flush (within one claim window while sending).
+    void work.finally(() => this.inFlight.delete(work));
   }
 
   /** Records the results gathered so far in one transaction; a halt is logged. */

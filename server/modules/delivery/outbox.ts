@@ -176,9 +176,10 @@ export async function claimDue(
         .onConflict((oc) => oc.column('number').doUpdateSet({ last_sent_at: iso(at) }))
         .execute();
     }
+    const nextSlot = start + Math.max(out.length, 1) * interval;
     await tx.db
       .updateTable('delivery_engine')
-      .set({ next_slot_at: iso(start + Math.max(out.length, 1) * interval) })
+      .set({ next_slot_at: iso(nextSlot) })
       .where('id', '=', 1)
       .execute();
     return {
@@ -190,7 +191,8 @@ export async function claimDue(
         imageUrl: row.image_url,
         mediaId: row.media_id,
       })),
-      waitMs: out.length ? interval * out.length : Infinity,
+      // Until the slot after these: the claim's own time is part of the wait, not added to it.
+      waitMs: out.length ? Math.max(0, nextSlot - Date.now()) : Infinity,
     };
   });
 }
