@@ -2,7 +2,10 @@
 // reason, refunds through the ledger exactly once, and each number sent exactly once.
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { WEBHOOK_PATH } from '#common/delivery.ts';
 import { outcomeBySuffix } from '#local-apis/cloud-api/outcomes.ts';
+import { statusWebhook } from '#local-apis/cloud-api/statuses.ts';
+import { signBody } from '#local-apis/cloud-api/webhooks.ts';
 import { checkLedger } from '#server/db/ledger-check.ts';
 import {
   numberEnding,
@@ -199,5 +202,46 @@ describe('a template with a header image', () => {
         },
       ]);
     }
+  });
+});
+
+describe('a status that comes before its send is recorded', () => {
+  it('waits for the answer when it carries no key, then moves the number', async () => {
+    const created = await f.blast([numberEnding(9600, '0015')]);
+    const sent = await f.until(created.id, (b) => b.numbers[0].delivery.state === 'sent');
+    await f.whatsapp.settled();
+    const late = 'wamid.terlambat-0001';
+    const body = JSON.stringify(
+      statusWebhook(f.whatsapp.options, {
+        id: late,
+        status: 'delivered',
+        timestamp: String(Math.floor(Date.now() / 1000)),
+        recipient_id: sent.numbers[0].number,
+      }),
+    );
+    const posted = await f.server.api('POST', WEBHOOK_PATH, {
+      raw: body,
+      headers: {
+        'content-type': 'application/json',
+        'x-hub-signature-256': signBody(body, f.whatsapp.options.appSecret),
+      },
+    });
+    expect(posted.status).toBe(200);
+    // No number has that message id yet: the event waits, unapplied.
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    const waiting = await f.server.database.db
+      .selectFrom('webhook_events')
+      .select('processed_at')
+      .where('body', '=', body)
+      .executeTakeFirstOrThrow();
+    expect(waiting.processed_at).toBeNull();
+    // The answer naming it is recorded (as when the webhook outruns the send's answer).
+    await f.server.database.db
+      .updateTable('blast_numbers')
+      .set({ provider_message_id: late })
+      .where('blast_id', '=', created.id)
+      .execute();
+    const moved = await f.until(created.id, (b) => b.numbers[0].delivery.state === 'delivered');
+    expect(moved.numbers[0].delivery.delivered_at).not.toBeNull();
   });
 });

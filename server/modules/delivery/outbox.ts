@@ -495,36 +495,55 @@ export async function applyEvents(database: DbHandle, limit = 200): Promise<numb
   return transact(database, async (tx) => {
     let pending = tx.db
       .selectFrom('webhook_events')
-      .select(['id', 'body'])
+      .select(['id', 'body', 'received_at'])
       .where('processed_at', 'is', null)
       .orderBy('received_at')
       .limit(limit);
     if (tx.engine === 'postgres') pending = pending.forUpdate().skipLocked();
-    const events = await pending.execute();
+    const events = (await pending.execute()).map((event) => ({
+      ...event,
+      statuses: statusesIn(event.body),
+    }));
     if (events.length === 0) return 0;
-    const statuses = events.flatMap((event) => {
-      try {
-        return statusesOf(JSON.parse(event.body));
-      } catch {
-        return [];
-      }
-    });
-    await applyStatuses(tx, statuses);
-    await tx.db
-      .updateTable('webhook_events')
-      .set({ processed_at: now() })
-      .where(
-        'id',
-        'in',
-        events.map((e) => e.id),
-      )
-      .execute();
-    return events.length;
+    const unknown = await applyStatuses(
+      tx,
+      events.flatMap((e) => e.statuses),
+    );
+    // A status may come before the send's answer is recorded and without the key it was sent
+    // with; its event waits a little for the answer, then is kept as applied (not Sebar's).
+    const waitFrom = new Date(Date.now() - UNMATCHED_WAIT_MS).toISOString();
+    const done = events.filter(
+      (e) => e.received_at < waitFrom || !e.statuses.some((status) => unknown.has(status.id)),
+    );
+    if (done.length > 0) {
+      await tx.db
+        .updateTable('webhook_events')
+        .set({ processed_at: now() })
+        .where(
+          'id',
+          'in',
+          done.map((e) => e.id),
+        )
+        .execute();
+    }
+    return done.length;
   });
 }
 
-async function applyStatuses(tx: Tx, statuses: ReportedMessageStatus[]) {
-  if (statuses.length === 0) return;
+/** How long a status naming no known message waits for its send's answer to be recorded. */
+const UNMATCHED_WAIT_MS = 60_000;
+
+function statusesIn(body: string): ReportedMessageStatus[] {
+  try {
+    return statusesOf(JSON.parse(body));
+  } catch {
+    return [];
+  }
+}
+
+/** Applies the statuses; answers the message ids of those that name no known number. */
+async function applyStatuses(tx: Tx, statuses: ReportedMessageStatus[]): Promise<Set<string>> {
+  if (statuses.length === 0) return new Set();
   // Each status finds its number by the message id, or by the key it was sent with.
   const byMessage = new Map(
     (
@@ -539,8 +558,10 @@ async function applyStatuses(tx: Tx, statuses: ReportedMessageStatus[]) {
         .execute()
     ).map((row) => [row.provider_message_id!, { blastId: row.blast_id, idx: row.idx }]),
   );
+  const unknown = new Set<string>();
   const located = statuses.flatMap((status) => {
     const where = byMessage.get(status.id) ?? status.callback;
+    if (!where) unknown.add(status.id);
     return where ? [{ ...status, ...where }] : [];
   });
   const byBlast = groupBy(located, (s) => s.blastId);
@@ -571,6 +592,7 @@ async function applyStatuses(tx: Tx, statuses: ReportedMessageStatus[]) {
     }
     await settleDelivery(tx, blastId);
   }
+  return unknown;
 }
 
 /**
