@@ -5,12 +5,8 @@ import { WEBHOOK_PATH } from '#common/delivery.ts';
 import { z } from '#common/zod.ts';
 import type { App, AppContext } from '#server/app-context.ts';
 import { HttpError } from '#server/plugins/errors.ts';
-import {
-  BAD_SIGNATURE,
-  keepWebhookEvent,
-  signedByMeta,
-  verifySubscription,
-} from './webhooks.service.ts';
+import { WebhookIntake } from './webhook-intake.ts';
+import { BAD_SIGNATURE, signedByMeta, verifySubscription } from './webhooks.service.ts';
 
 const tags = ['webhooks'];
 
@@ -24,6 +20,7 @@ const ReceivedSchema = z.object({ received: z.literal(true) });
 
 export function webhooksRoutes(app: App, { database, secrets }: AppContext) {
   const { db } = database;
+  const intake = new WebhookIntake(database);
   app.get(
     WEBHOOK_PATH,
     {
@@ -68,7 +65,7 @@ export function webhooksRoutes(app: App, { database, secrets }: AppContext) {
         } catch {
           throw new HttpError(400, 'Isi webhook harus berupa JSON yang valid');
         }
-        await keepWebhookEvent(db, raw);
+        await intake.keep(raw);
         return { received: true as const };
       },
     );

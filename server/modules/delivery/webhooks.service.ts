@@ -1,7 +1,7 @@
-// The WhatsApp webhook: Meta's subscription handshake, and signed deliveries kept durably before
-// they are answered (a delivery Meta repeats is kept once).
+// The WhatsApp webhook: Meta's subscription handshake and the signature check of its deliveries
+// (webhook-intake.ts keeps them).
 import crypto from 'node:crypto';
-import { now, type Db } from '#server/db/connection.ts';
+import type { Db } from '#server/db/connection.ts';
 import { readDelivery } from './delivery.service.ts';
 import type { SecretBox } from './secret-box.ts';
 
@@ -40,20 +40,4 @@ export async function signedByMeta(
   if (!app_secret || !signature?.startsWith('sha256=')) return false;
   const expected = crypto.createHmac('sha256', app_secret).update(raw).digest('hex');
   return sameText(signature.slice('sha256='.length).toLowerCase(), expected);
-}
-
-/** Keeps a signed delivery; answers false when the same bytes were already kept. */
-export async function keepWebhookEvent(db: Db, raw: Buffer): Promise<boolean> {
-  const kept = await db
-    .insertInto('webhook_events')
-    .values({
-      id: crypto.randomUUID(),
-      body_sha256: crypto.createHash('sha256').update(raw).digest('hex'),
-      body: raw.toString('utf8'),
-      received_at: now(),
-      processed_at: null,
-    })
-    .onConflict((oc) => oc.column('body_sha256').doNothing())
-    .executeTakeFirst();
-  return Number(kept.numInsertedOrUpdatedRows ?? 0) > 0;
 }

@@ -126,6 +126,32 @@ describe('the WhatsApp webhook', () => {
     expect(rows[0]!.processed_at).toBeNull();
   });
 
+  it('keeps every one of a burst of deliveries, each answered once it is kept', async () => {
+    const before = (await kept()).length;
+    const bodies = Array.from({ length: 60 }, (_, i) => statusBody(`wamid.burst-${i}`, 'sent'));
+    const answers = await Promise.all(bodies.map((body) => post(body, sign(body))));
+    expect(new Set(answers.map((answer) => answer.status))).toEqual(new Set([200]));
+    const rows = await kept();
+    expect(rows.length).toBe(before + 60);
+    for (const body of bodies) expect(rows.filter((row) => row.body === body)).toHaveLength(1);
+  });
+
+  it('answers 500, not 200, when the deliveries cannot be kept', async () => {
+    const body = statusBody('wamid.unkept', 'sent');
+    // The table refuses writes for a moment (as a full disk or a lost database would).
+    const { db } = server.database;
+    await db.schema.alterTable('webhook_events').renameTo('webhook_events_away').execute();
+    try {
+      const answer = await post(body, sign(body));
+      expect(answer.status).toBe(500);
+    } finally {
+      await db.schema.alterTable('webhook_events_away').renameTo('webhook_events').execute();
+    }
+    // Meta retries it; the retry is kept.
+    expect((await post(body, sign(body))).status).toBe(200);
+    expect((await kept()).filter((row) => row.body === body)).toHaveLength(1);
+  });
+
   it('refuses signed bytes that are not JSON, or not sent as JSON', async () => {
     const body = '{"object": ';
     const status = statusBody('wamid.3', 'sent');
