@@ -114,9 +114,13 @@ export class DeliveryEngine {
     });
   }
 
-  /** One round: record, apply, sweep, then claim and send. Answers how long to wait. */
+  /**
+   * One round: claim and send first (a claim is due at its slot), then record, apply and sweep
+   * while the next slot comes. Answers how long to wait.
+   */
   private async step(): Promise<number> {
     const { database } = this.context;
+    const until = Date.now() + (await this.claimAndSend());
     await this.flush();
     await applyEvents(database);
     if (Date.now() - this.lastSweep > 1000) {
@@ -126,6 +130,12 @@ export class DeliveryEngine {
       const waitMs = Math.max(this.options.unansweredMs, GRAPH_TIMEOUT_MS + 5000);
       await requeueUnanswered(database, waitMs);
     }
+    return Math.max(0, until - Date.now());
+  }
+
+  /** Claims the numbers whose slots have come and sends them; answers the wait to the next. */
+  private async claimAndSend(): Promise<number> {
+    const { database } = this.context;
     const delivery = await readDelivery(database.db, this.context.secrets);
     const credentials = credentialsOf(delivery);
     if (!credentials || this.inFlight.size >= MAX_IN_FLIGHT || !(await anyDue(database)))

@@ -169,10 +169,11 @@ export async function claimDue(
       : [];
     const sent = new Set(claimed.map((row) => callbackKey(row.blast_id, row.idx)));
     const out = taken.filter((row) => sent.has(callbackKey(row.blast_id, row.idx)));
-    for (const row of out) {
+    if (out.length > 0) {
+      const numbers = [...new Set(out.map((row) => row.number))];
       await tx.db
         .insertInto('delivery_recipients')
-        .values({ number: row.number, last_sent_at: iso(at) })
+        .values(numbers.map((number) => ({ number, last_sent_at: iso(at) })))
         .onConflict((oc) => oc.column('number').doUpdateSet({ last_sent_at: iso(at) }))
         .execute();
     }
