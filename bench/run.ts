@@ -3,7 +3,9 @@
 // Env: SCALE (1 = production size), BENCH_ENGINES (sqlite,postgres), BENCH_SECONDS (10),
 // BENCH_SAMPLES (300), BENCH_ROUNDS (5), BENCH_BROWSER (1; 0 skips the browser figures), BENCH_KEEP (keep the
 // PostgreSQL schema), BENCH_DATABASE_URL, BENCH_PIN (1; 0 leaves the processes unpinned),
-// BENCH_PROF (a directory: the server under test writes a `--cpu-prof` profile there at exit).
+// BENCH_PROF (a directory: the server under test writes a `--cpu-prof` profile there at exit),
+// BENCH_ONLY=delivery (only the delivery figures of bench/delivery.ts, saved to
+// .tmp/bench/results-partial.json instead of bench/results.json).
 import { spawn, spawnSync, type ChildProcess, type SpawnOptions } from 'node:child_process';
 import fs from 'node:fs';
 import http from 'node:http';
@@ -15,6 +17,7 @@ import pg from 'pg';
 import { openSqlite } from '#server/db/sqlite.ts';
 import { migrate } from '#server/db/migrate.ts';
 import { measureBrowser } from './browser.ts';
+import { benchDelivery } from './delivery.ts';
 import { freePort } from './ports.ts';
 import {
   BENCH_ADMIN,
@@ -37,6 +40,8 @@ const PROFILE_DIR = process.env.BENCH_PROF;
 const ENGINES = (process.env.BENCH_ENGINES ?? 'sqlite,postgres').split(',') as Engine[];
 const PG_URL = process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
 const PG_SCHEMA = 'bench_run';
+const ONLY = process.env.BENCH_ONLY;
+if (ONLY !== undefined && ONLY !== 'delivery') throw new Error(`BENCH_ONLY=${ONLY}: only delivery`);
 const WORK = path.join(ROOT, '.tmp', 'bench');
 const SERVER_BUNDLE = path.join(WORK, 'server', 'main.js');
 const SERVER_LOG = path.join(WORK, 'server.log');
@@ -52,7 +57,14 @@ function serveEnv(): Record<string, string> {
   }
   return env;
 }
-const COMMAND = `SCALE=${SCALE} npm run bench`;
+/** The command as run: SCALE and the BENCH_ settings that were given. */
+const COMMAND = `${[
+  `SCALE=${SCALE}`,
+  ...Object.entries(process.env)
+    .filter(([name]) => name.startsWith('BENCH_') && name !== 'BENCH_DATABASE_URL')
+    .sort()
+    .map(([name, value]) => `${name}=${value}`),
+].join(' ')} npm run bench`;
 const JWT_SECRET = 'bench-jwt-secret-0123456789abcdef0123456789';
 const CONNECTIONS = 50;
 /** One round of a throughput figure or of its baseline. */
@@ -296,6 +308,9 @@ async function startServer(env: Record<string, string>): Promise<Server> {
       SEBAR_ADMIN_EMAIL: BENCH_ADMIN.email,
       SEBAR_ADMIN_PASSWORD: BENCH_ADMIN.password,
       SEBAR_CLIENT_DIR: path.join(WORK, 'client'),
+      SEBAR_SECRET_KEY: 'bench-secret-key-0123456789abcdef',
+      // The delivery figures send to distinct numbers as fast as allowed: no pair-rate wait.
+      SEBAR_DELIVERY_RECIPIENT_GAP_MS: '0',
     },
     stdio: ['ignore', log, 'inherit'],
   });
@@ -574,86 +589,90 @@ async function benchEngine(engine: Engine, browser: boolean) {
     const at = admin.access_token;
 
     // --- Latency of lists, dashboards and a detail on the full data set
-    const lastPage = async (url: string, token: string, size: number) => {
-      const page = await json<PageAnswer>(
-        base,
-        'GET',
-        `${url}${url.includes('?') ? '&' : '?'}page=1&page_size=${size}`,
-        token,
-      );
-      return Math.max(1, Math.ceil(page.total / size));
-    };
-    const lists: [string, string, string, number][] = [
-      ['admin blast results', '/api/admin/blast-requests', at, 5],
-      ['admin top-up requests', '/api/admin/point-requests', at, 15],
-      ['admin client list', '/api/admin/users', at, 5],
-      [
-        "a client's point history (largest client)",
-        '/api/client/transactions',
-        big.access_token,
-        5,
-      ],
-      [
-        "a client's blast results (largest client)",
-        '/api/client/blast-requests',
-        big.access_token,
-        5,
-      ],
-    ];
-    // A last page is paired with its first page: it must be as fast (no OFFSET scan). A middle
-    // page still needs an OFFSET (pages are numbered), over an index: the list target alone.
-    const reads: { name: string; url: string; token: string; first?: string }[] = [];
-    for (const [name, url, token, size] of lists) {
-      const last = await lastPage(url, token, size);
-      reads.push({ name: `${name}: first page`, url: `${url}?page=1&page_size=${size}`, token });
-      const middle = Math.ceil(last / 2);
+    if (!ONLY) {
+      const lastPage = async (url: string, token: string, size: number) => {
+        const page = await json<PageAnswer>(
+          base,
+          'GET',
+          `${url}${url.includes('?') ? '&' : '?'}page=1&page_size=${size}`,
+          token,
+        );
+        return Math.max(1, Math.ceil(page.total / size));
+      };
+      const lists: [string, string, string, number][] = [
+        ['admin blast results', '/api/admin/blast-requests', at, 5],
+        ['admin top-up requests', '/api/admin/point-requests', at, 15],
+        ['admin client list', '/api/admin/users', at, 5],
+        [
+          "a client's point history (largest client)",
+          '/api/client/transactions',
+          big.access_token,
+          5,
+        ],
+        [
+          "a client's blast results (largest client)",
+          '/api/client/blast-requests',
+          big.access_token,
+          5,
+        ],
+      ];
+      // A last page is paired with its first page: it must be as fast (no OFFSET scan). A middle
+      // page still needs an OFFSET (pages are numbered), over an index: the list target alone.
+      const reads: { name: string; url: string; token: string; first?: string }[] = [];
+      for (const [name, url, token, size] of lists) {
+        const last = await lastPage(url, token, size);
+        reads.push({ name: `${name}: first page`, url: `${url}?page=1&page_size=${size}`, token });
+        const middle = Math.ceil(last / 2);
+        reads.push({
+          name: `${name}: middle page (${middle})`,
+          url: `${url}?page=${middle}&page_size=${size}`,
+          token,
+        });
+        reads.push({
+          name: `${name}: last page (${last})`,
+          url: `${url}?page=${last}&page_size=${size}`,
+          token,
+          first: `${name}: first page`,
+        });
+      }
+      reads.push({ name: 'admin dashboard', url: '/api/admin/dashboard', token: at });
       reads.push({
-        name: `${name}: middle page (${middle})`,
-        url: `${url}?page=${middle}&page_size=${size}`,
-        token,
+        name: 'client dashboard (largest client)',
+        url: '/api/client/dashboard',
+        token: big.access_token,
       });
       reads.push({
-        name: `${name}: last page (${last})`,
-        url: `${url}?page=${last}&page_size=${size}`,
-        token,
-        first: `${name}: first page`,
+        name: "one blast's detail with 500 numbers",
+        url: `/api/admin/blast-requests/${generated.bigBlastId}`,
+        token: at,
       });
-    }
-    reads.push({ name: 'admin dashboard', url: '/api/admin/dashboard', token: at });
-    reads.push({
-      name: 'client dashboard (largest client)',
-      url: '/api/client/dashboard',
-      token: big.access_token,
-    });
-    reads.push({
-      name: "one blast's detail with 500 numbers",
-      url: `/api/admin/blast-requests/${generated.bigBlastId}`,
-      token: at,
-    });
-    // The server has just started: V8 compiles its hot paths over its first few hundred requests,
-    // and the pool's connections prepare their statements. The figures are a running server's, so
-    // every read is asked for a few times over before any is measured (cold start is its own figure).
-    for (let round = 0; round < WARM_ROUNDS; round += 1) {
-      for (const { url, token } of reads) await json(base, 'GET', url, token);
-    }
-    const p50s = new Map<string, number>();
-    for (const { name, url, token, first } of reads) {
-      const l = await latency(base, () => ({ method: 'GET', url, token }), SAMPLES);
-      p50s.set(name, l.p50);
-      const firstP50 = first ? p50s.get(first)! : null;
-      // "As fast as the first": p50 within 1.5x (plus 0.5 ms of noise) of the first page's.
-      const asFast = firstP50 === null || l.p50 <= firstP50 * 1.5 + 0.5;
-      record({
-        figure: `${name}: p50 / p95 / p99`,
-        engine,
-        value: l.p95,
-        unit: `ms p95 (p50 ${l.p50}, p99 ${l.p99})`,
-        baseline: firstP50,
-        ratio: firstP50 === null ? null : l.p50 / firstP50,
-        target: first ? 'p95 < 10 ms; p50 <= 1.5x first page' : 'p95 < 10 ms',
-        met: l.p95 < 10 && asFast,
-        note: first ? 'baseline and ratio: p50 of the first page, and last / first p50' : undefined,
-      });
+      // The server has just started: V8 compiles its hot paths over its first few hundred requests,
+      // and the pool's connections prepare their statements. The figures are a running server's, so
+      // every read is asked for a few times over before any is measured (cold start is its own figure).
+      for (let round = 0; round < WARM_ROUNDS; round += 1) {
+        for (const { url, token } of reads) await json(base, 'GET', url, token);
+      }
+      const p50s = new Map<string, number>();
+      for (const { name, url, token, first } of reads) {
+        const l = await latency(base, () => ({ method: 'GET', url, token }), SAMPLES);
+        p50s.set(name, l.p50);
+        const firstP50 = first ? p50s.get(first)! : null;
+        // "As fast as the first": p50 within 1.5x (plus 0.5 ms of noise) of the first page's.
+        const asFast = firstP50 === null || l.p50 <= firstP50 * 1.5 + 0.5;
+        record({
+          figure: `${name}: p50 / p95 / p99`,
+          engine,
+          value: l.p95,
+          unit: `ms p95 (p50 ${l.p50}, p99 ${l.p99})`,
+          baseline: firstP50,
+          ratio: firstP50 === null ? null : l.p50 / firstP50,
+          target: first ? 'p95 < 10 ms; p50 <= 1.5x first page' : 'p95 < 10 ms',
+          met: l.p95 < 10 && asFast,
+          note: first
+            ? 'baseline and ratio: p50 of the first page, and last / first p50'
+            : undefined,
+        });
+      }
     }
 
     // --- Clients who send blasts, signed in (their tokens also load /api/auth/me)
@@ -672,184 +691,206 @@ async function benchEngine(engine: Engine, browser: boolean) {
       });
       senders.push(sender);
     }
-    let turn = 0;
-    const nextToken = () => `Bearer ${senders[turn++ % senders.length]!.access_token}`;
+    if (!ONLY) {
+      let turn = 0;
+      const nextToken = () => `Bearer ${senders[turn++ % senders.length]!.access_token}`;
 
-    // --- /api/auth/me against the bare framework route, as 50 users' browsers send it: each
-    // connection is one sender's, with its token (one user's token on every connection would let
-    // the server read one row for all). Its request is built once, as the bare route's is: a
-    // request built anew for each call cost autocannon about twice the bare route's CPU per
-    // answer, on the core PostgreSQL shares with it, and so slowed the figure it measured.
-    const bare = await startBare();
-    const stopRss = sampleRss(pid);
-    let connection = 0;
-    const meLoad = (duration: number) =>
-      cannon({
-        url: `${base}/api/auth/me`,
-        duration,
-        setupClient: (client) =>
-          client.setHeaders({
-            authorization: `Bearer ${senders[connection++ % senders.length]!.access_token}`,
-          }),
-      });
-    await meLoad(2);
-    const me = await alternate(
-      async () => perSecond(await cannon({ url: bare.url, duration: ROUND_SECONDS })),
-      async () => perSecond(await meLoad(ROUND_SECONDS)),
-      { baseline: bare.child.pid, figure: pid },
-    );
-    await stop(bare.child);
-    recordRatio(
-      'GET /api/auth/me throughput',
-      engine,
-      me,
-      'req/s',
-      0.35,
-      'the bare route',
-      'bare Fastify route answering {} (bench/bare-server.ts)',
-    );
-
-    // --- Blast creation against the raw driver
-    const numbers = blastNumbers();
-    const sample = await json<object>(
-      base,
-      'POST',
-      '/api/client/blast-requests',
-      senders[0]!.access_token,
-      {
-        message: MESSAGE,
-        target_numbers: numbers.entered,
-      },
-    );
-    const raw: RawInput = {
-      engine,
-      file: prepared.file,
-      url: PG_URL,
-      schema: PG_SCHEMA,
-      userIds: senders.map((s) => s.user.id),
-      numbers: numbers.normal,
-      message: MESSAGE,
-      body: JSON.stringify(sample),
-      seconds: ROUND_SECONDS,
-      concurrency: CONNECTIONS,
-    };
-    let keys = 0;
-    const body = JSON.stringify({ message: MESSAGE, target_numbers: numbers.entered });
-    const blastLoad = (duration: number) =>
-      cannon({
-        url: `${base}/api/client/blast-requests`,
-        duration,
-        requests: [
-          {
-            method: 'POST',
-            setupRequest: (req) => ({
-              ...req,
-              headers: {
-                'content-type': 'application/json',
-                authorization: nextToken(),
-                'idempotency-key': `bench-${process.pid}-${keys++}`,
-              },
-              body,
+      // --- /api/auth/me against the bare framework route, as 50 users' browsers send it: each
+      // connection is one sender's, with its token (one user's token on every connection would let
+      // the server read one row for all). Its request is built once, as the bare route's is: a
+      // request built anew for each call cost autocannon about twice the bare route's CPU per
+      // answer, on the core PostgreSQL shares with it, and so slowed the figure it measured.
+      const bare = await startBare();
+      const stopRss = sampleRss(pid);
+      let connection = 0;
+      const meLoad = (duration: number) =>
+        cannon({
+          url: `${base}/api/auth/me`,
+          duration,
+          setupClient: (client) =>
+            client.setHeaders({
+              authorization: `Bearer ${senders[connection++ % senders.length]!.access_token}`,
             }),
-          },
-        ],
+        });
+      await meLoad(2);
+      const me = await alternate(
+        async () => perSecond(await cannon({ url: bare.url, duration: ROUND_SECONDS })),
+        async () => perSecond(await meLoad(ROUND_SECONDS)),
+        { baseline: bare.child.pid, figure: pid },
+      );
+      await stop(bare.child);
+      recordRatio(
+        'GET /api/auth/me throughput',
+        engine,
+        me,
+        'req/s',
+        0.35,
+        'the bare route',
+        'bare Fastify route answering {} (bench/bare-server.ts)',
+      );
+
+      // --- Blast creation against the raw driver
+      const numbers = blastNumbers();
+      const sample = await json<object>(
+        base,
+        'POST',
+        '/api/client/blast-requests',
+        senders[0]!.access_token,
+        {
+          message: MESSAGE,
+          target_numbers: numbers.entered,
+        },
+      );
+      const raw: RawInput = {
+        engine,
+        file: prepared.file,
+        url: PG_URL,
+        schema: PG_SCHEMA,
+        userIds: senders.map((s) => s.user.id),
+        numbers: numbers.normal,
+        message: MESSAGE,
+        body: JSON.stringify(sample),
+        seconds: ROUND_SECONDS,
+        concurrency: CONNECTIONS,
+      };
+      let keys = 0;
+      const body = JSON.stringify({ message: MESSAGE, target_numbers: numbers.entered });
+      const blastLoad = (duration: number) =>
+        cannon({
+          url: `${base}/api/client/blast-requests`,
+          duration,
+          requests: [
+            {
+              method: 'POST',
+              setupRequest: (req) => ({
+                ...req,
+                headers: {
+                  'content-type': 'application/json',
+                  authorization: nextToken(),
+                  'idempotency-key': `bench-${process.pid}-${keys++}`,
+                },
+                body,
+              }),
+            },
+          ],
+        });
+      await blastLoad(2);
+      const creation = await alternate(
+        async () =>
+          Math.round(
+            (
+              JSON.parse(
+                await runChild('bench/raw-blast.ts', { BENCH_RAW: JSON.stringify(raw) }),
+              ) as { rate: number }
+            ).rate,
+          ),
+        async () => perSecond(await blastLoad(ROUND_SECONDS)),
+        { figure: pid },
+      );
+      const underLoad = stopRss();
+      recordRatio(
+        'blast creation, 500 numbers (validation, normalisation, de-duplication, debit, ledger, rows)',
+        engine,
+        creation,
+        'blasts/s',
+        0.75,
+        'the raw driver',
+        'the same transaction through the raw driver (bench/raw-blast.ts)',
+      );
+      record({
+        figure: 'server RSS under load (/me and blast creation, 50 connections)',
+        engine,
+        value: underLoad,
+        unit: 'MB',
+        baseline: null,
+        ratio: null,
+        target: engine === 'sqlite' ? '< 150 MB' : '-',
+        met: engine === 'sqlite' ? underLoad < 150 : null,
       });
-    await blastLoad(2);
-    const creation = await alternate(
-      async () =>
-        Math.round(
-          (
-            JSON.parse(
-              await runChild('bench/raw-blast.ts', { BENCH_RAW: JSON.stringify(raw) }),
-            ) as { rate: number }
-          ).rate,
-        ),
-      async () => perSecond(await blastLoad(ROUND_SECONDS)),
-      { figure: pid },
-    );
-    const underLoad = stopRss();
-    recordRatio(
-      'blast creation, 500 numbers (validation, normalisation, de-duplication, debit, ledger, rows)',
+
+      // --- Writes one at a time: approvals of pending top-ups, result entry of fresh blasts
+      const pendingOf = async (url: string, want: number) => {
+        const ids: string[] = [];
+        for (let page = 1; ids.length < want; page += 1) {
+          const answer = await json<PageAnswer>(
+            base,
+            'GET',
+            `${url}?status=pending&page=${page}&page_size=100`,
+            at,
+          );
+          if (answer.items.length === 0) break;
+          ids.push(
+            ...answer.items
+              .filter((i) => i.total_numbers === undefined || i.total_numbers === 500)
+              .map((i) => i.id),
+          );
+        }
+        return ids.slice(0, want);
+      };
+      const requests = await pendingOf('/api/admin/point-requests', SAMPLES + 20);
+      const approve = await latency(
+        base,
+        (i) => ({
+          method: 'POST',
+          url: `/api/admin/point-requests/${requests[i]}/approve`,
+          token: at,
+        }),
+        requests.length - 20,
+      );
+      record({
+        figure: `approval of a top-up (${requests.length - 20} sequential)`,
+        engine,
+        value: approve.p95,
+        unit: `ms p95 (p50 ${approve.p50}, p99 ${approve.p99})`,
+        baseline: null,
+        ratio: null,
+        target: '- (reported)',
+        met: null,
+      });
+      const blasts = await pendingOf('/api/admin/blast-requests', SAMPLES + 20);
+      const results = await latency(
+        base,
+        (i) => ({
+          method: 'POST',
+          url: `/api/admin/blast-requests/${blasts[i]}/result`,
+          token: at,
+          body: { successful_count: 400, failed_count: 60, no_wa_count: 40, admin_notes: null },
+        }),
+        blasts.length - 20,
+      );
+      record({
+        figure: `entry of a blast result, 500 numbers (${blasts.length - 20} sequential)`,
+        engine,
+        value: results.p95,
+        unit: `ms p95 (p50 ${results.p50}, p99 ${results.p99})`,
+        baseline: null,
+        ratio: null,
+        target: '- (reported)',
+        met: null,
+      });
+    }
+
+    await benchDelivery({
       engine,
-      creation,
-      'blasts/s',
-      0.75,
-      'the raw driver',
-      'the same transaction through the raw driver (bench/raw-blast.ts)',
-    );
-    record({
-      figure: 'server RSS under load (/me and blast creation, 50 connections)',
-      engine,
-      value: underLoad,
-      unit: 'MB',
-      baseline: null,
-      ratio: null,
-      target: engine === 'sqlite' ? '< 150 MB' : '-',
-      met: engine === 'sqlite' ? underLoad < 150 : null,
+      base,
+      serverPid: pid,
+      adminToken: at,
+      senders: senders.map((s) => s.access_token),
+      database: { file: prepared.file, url: PG_URL, schema: PG_SCHEMA },
+      seconds: SECONDS,
+      roundSeconds: ROUND_SECONDS,
+      rounds: ROUNDS,
+      samples: SAMPLES,
+      connections: CONNECTIONS,
+      record,
+      log,
+      request,
+      measured,
+      cannon,
+      spawnNode,
     });
 
-    // --- Writes one at a time: approvals of pending top-ups, result entry of fresh blasts
-    const pendingOf = async (url: string, want: number) => {
-      const ids: string[] = [];
-      for (let page = 1; ids.length < want; page += 1) {
-        const answer = await json<PageAnswer>(
-          base,
-          'GET',
-          `${url}?status=pending&page=${page}&page_size=100`,
-          at,
-        );
-        if (answer.items.length === 0) break;
-        ids.push(
-          ...answer.items
-            .filter((i) => i.total_numbers === undefined || i.total_numbers === 500)
-            .map((i) => i.id),
-        );
-      }
-      return ids.slice(0, want);
-    };
-    const requests = await pendingOf('/api/admin/point-requests', SAMPLES + 20);
-    const approve = await latency(
-      base,
-      (i) => ({
-        method: 'POST',
-        url: `/api/admin/point-requests/${requests[i]}/approve`,
-        token: at,
-      }),
-      requests.length - 20,
-    );
-    record({
-      figure: `approval of a top-up (${requests.length - 20} sequential)`,
-      engine,
-      value: approve.p95,
-      unit: `ms p95 (p50 ${approve.p50}, p99 ${approve.p99})`,
-      baseline: null,
-      ratio: null,
-      target: '- (reported)',
-      met: null,
-    });
-    const blasts = await pendingOf('/api/admin/blast-requests', SAMPLES + 20);
-    const results = await latency(
-      base,
-      (i) => ({
-        method: 'POST',
-        url: `/api/admin/blast-requests/${blasts[i]}/result`,
-        token: at,
-        body: { successful_count: 400, failed_count: 60, no_wa_count: 40, admin_notes: null },
-      }),
-      blasts.length - 20,
-    );
-    record({
-      figure: `entry of a blast result, 500 numbers (${blasts.length - 20} sequential)`,
-      engine,
-      value: results.p95,
-      unit: `ms p95 (p50 ${results.p50}, p99 ${results.p99})`,
-      baseline: null,
-      ratio: null,
-      target: '- (reported)',
-      met: null,
-    });
-
-    if (browser) {
+    if (browser && !ONLY) {
       // Chromium and Lighthouse get every CPU, as a browser would.
       pinLoad(false);
       const client = await json<LoginAnswer>(base, 'POST', '/api/auth/login', undefined, {
@@ -952,17 +993,17 @@ async function main() {
     figures,
   };
   fs.rmSync(SERVER_LOG, { force: true }); // a server's log of a million requests: kept only on failure
-  fs.writeFileSync(
-    path.join(ROOT, 'bench', 'results.json'),
-    `${JSON.stringify(results, null, 2)}\n`,
-  );
+  const saved = ONLY
+    ? path.join(WORK, 'results-partial.json')
+    : path.join(ROOT, 'bench', 'results.json');
+  fs.writeFileSync(saved, `${JSON.stringify(results, null, 2)}\n`);
   console.log(
     `\n${table(figures)}\n\nLoad average (1, 5, 15 min): ${loadAtStart.map((l) => l.toFixed(1)).join(' ')} at start, ${os
       .loadavg()
       .map((l) => l.toFixed(1))
       .join(
         ' ',
-      )} at the end, on ${os.cpus().length} CPUs; pinning: ${results.machine.pinning}.\nSaved bench/results.json (${COMMAND}, ${results.duration_s} s).`,
+      )} at the end, on ${os.cpus().length} CPUs; pinning: ${results.machine.pinning}.\nSaved ${path.relative(ROOT, saved)} (${COMMAND}, ${results.duration_s} s).`,
   );
 }
 
