@@ -10,6 +10,7 @@
 // the database, as a 368 would, and let go through the admin's resume (POST
 // /api/admin/delivery/resume), so blasts can be queued in full before a window starts.
 import type { ChildProcess, SpawnOptions } from 'node:child_process';
+import fs from 'node:fs';
 import path from 'node:path';
 import autocannon from 'autocannon';
 import pg from 'pg';
@@ -112,6 +113,30 @@ function burstsAt(api: LocalCloudApi, from: number, to: number) {
     size: round1(times.length / Math.max(1, starts.length)),
     everyMs: round1(gaps.reduce((a, b) => a + b, 0) / Math.max(1, gaps.length)),
   };
+}
+
+/** A process's CPU time so far in clock ticks (Linux; null elsewhere or once it has ended). */
+function cpuTicks(pid: number): number | null {
+  try {
+    const fields = fs.readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
+    return Number(fields[11]) + Number(fields[12]);
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * Waits until the process uses less than a tenth of a core over half a second (at most 60 s): a
+ * server still recording what its engine sent would take the bare loop's CPU.
+ */
+async function idleProcess(pid: number) {
+  const deadline = Date.now() + 60_000;
+  for (let before = cpuTicks(pid); before !== null && Date.now() < deadline;) {
+    await sleep(500);
+    const after = cpuTicks(pid);
+    if (after === null || after - before < 5) return;
+    before = after;
+  }
 }
 
 /** The server's database, opened beside it for the engine's row and the webhook backlog. */
@@ -330,9 +355,13 @@ export async function benchDelivery(ctx: DeliveryContext): Promise<void> {
       await sleep(ctx.roundSeconds * 1000);
       return rateAt(quiet, start, Date.now(), bareSends);
     };
-    /** Waits until no send has reached the double for half a second (the engine's in flight). */
+    /**
+     * Waits until no send has reached the double for half a second (the engine's in flight) and
+     * the server has recorded what they came to.
+     */
     const quieted = async () => {
       for (let seen = -1; quiet.sends.length !== seen; await sleep(500)) seen = quiet.sends.length;
+      await idleProcess(ctx.serverPid);
     };
     const rounds: {
       bare: number;
@@ -343,6 +372,7 @@ export async function benchDelivery(ctx: DeliveryContext): Promise<void> {
     }[] = [];
     try {
       for (let i = 0; i < ctx.rounds; i += 1) {
+        await idleProcess(ctx.serverPid);
         bare.send('go');
         await sleep(WARM_MS);
         const b = await ctx.measured(() => window(true), bare.pid);
