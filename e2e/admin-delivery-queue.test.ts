@@ -3,6 +3,7 @@
 // is written into the rows directly (and settled as the engine will), and the screens must follow
 // it without a reload: the queue card with a paused engine and its resume, the client's and the
 // admin's blast detail.
+import { cloudApiSettingsOf } from '#local-apis/cloud-api/test-helpers.ts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { errorMeaning } from '#common/whatsapp-errors.ts';
 import { startLocalCloudApi, type LocalCloudApi } from '#local-apis/cloud-api/server.ts';
@@ -35,16 +36,10 @@ beforeAll(async () => {
   // No worker: the tests write what the engine would have done, step by step.
   e2e = await startE2E({ deliveryWorker: false });
   double = await startLocalCloudApi({ templates: structuredClone(DEFAULT_TEMPLATES) });
-  const o = double.options;
   await adminApi(e2e.server, 'PUT', '/api/admin/delivery', {
     mode: 'cloud_api',
     cloud_api: {
-      graph_url: double.url,
-      phone_number_id: o.phoneNumberId,
-      business_account_id: o.businessAccountId,
-      access_token: o.accessToken,
-      app_secret: o.appSecret,
-      verify_token: o.verifyToken,
+      ...cloudApiSettingsOf(double),
       messages_per_second: 20,
       daily_recipient_limit: 250,
     },

@@ -1,5 +1,6 @@
 // 'Template Pesan' on Pengiriman in Chromium, against the local Cloud API: the empty list, a
 // refused sync, the synced templates with their statuses, and a template enabled for clients.
+import { cloudApiSettingsOf } from '#local-apis/cloud-api/test-helpers.ts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startLocalCloudApi, type LocalCloudApi } from '#local-apis/cloud-api/server.ts';
 import { DEFAULT_TEMPLATES } from '#local-apis/cloud-api/templates.ts';
@@ -48,16 +49,10 @@ describe('Template Pesan', () => {
   });
 
   it('syncs the business account’s templates with their status and parameters', async () => {
-    const o = double.options;
     await adminApi(e2e.server, 'PUT', '/api/admin/delivery', {
       mode: 'cloud_api',
       cloud_api: {
-        graph_url: double.url,
-        phone_number_id: o.phoneNumberId,
-        business_account_id: o.businessAccountId,
-        access_token: o.accessToken,
-        app_secret: o.appSecret,
-        verify_token: o.verifyToken,
+        ...cloudApiSettingsOf(double),
       },
     });
     await page.getByRole('button', { name: 'Sinkronkan Template' }).click();

@@ -2,6 +2,7 @@
 // enabled template says so; a template's parameters are checked as they are typed (the button
 // waits), the preview follows the typing, the header image is required, and the blast is made
 // with the rendered text. Screenshots at desktop width and at 390 px.
+import { cloudApiSettingsOf } from '#local-apis/cloud-api/test-helpers.ts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startLocalCloudApi, type LocalCloudApi } from '#local-apis/cloud-api/server.ts';
 import { DEFAULT_TEMPLATES } from '#local-apis/cloud-api/templates.ts';
@@ -34,16 +35,10 @@ beforeAll(async () => {
   e2e = await startE2E();
   double = await startLocalCloudApi({ templates: structuredClone(DEFAULT_TEMPLATES) });
   await saveSettings(e2e.server, { allow_images: true });
-  const o = double.options;
   await adminCall(e2e.server, 'PUT', '/api/admin/delivery', {
     mode: 'cloud_api',
     cloud_api: {
-      graph_url: double.url,
-      phone_number_id: o.phoneNumberId,
-      business_account_id: o.businessAccountId,
-      access_token: o.accessToken,
-      app_secret: o.appSecret,
-      verify_token: o.verifyToken,
+      ...cloudApiSettingsOf(double),
     },
   });
   await adminCall(e2e.server, 'POST', '/api/admin/delivery/templates/sync');

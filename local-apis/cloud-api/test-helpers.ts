@@ -116,3 +116,16 @@ export function send(api: LocalCloudApi, body: unknown, options: { signal?: Abor
     ...options,
   });
 }
+
+/** The `cloud_api` settings that point Sebar at `api`, as its admin would enter them. */
+export function cloudApiSettingsOf(api: Pick<LocalCloudApi, 'url' | 'options'>) {
+  const o = api.options;
+  return {
+    graph_url: api.url,
+    phone_number_id: o.phoneNumberId,
+    business_account_id: o.businessAccountId,
+    access_token: o.accessToken,
+    app_secret: o.appSecret,
+    verify_token: o.verifyToken,
+  };
+}

@@ -1,6 +1,7 @@
 // Delivery through crashes: the real server (and a separate worker) killed with SIGKILL in the
 // middle of a Cloud API blast, then restarted. The local Cloud API counts what it received:
 // every number arrives exactly once, the blast completes and the ledger is exact.
+import { cloudApiSettingsOf } from '#local-apis/cloud-api/test-helpers.ts';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { WEBHOOK_PATH } from '#common/delivery.ts';
 import { startLocalCloudApi, type LocalCloudApi } from '#local-apis/cloud-api/server.ts';
@@ -59,12 +60,7 @@ async function startBlast(url: string) {
   await call(url, admin, 'PUT', '/api/admin/delivery', {
     mode: 'cloud_api',
     cloud_api: {
-      graph_url: whatsapp!.url,
-      phone_number_id: whatsapp!.options.phoneNumberId,
-      business_account_id: whatsapp!.options.businessAccountId,
-      access_token: whatsapp!.options.accessToken,
-      app_secret: whatsapp!.options.appSecret,
-      verify_token: whatsapp!.options.verifyToken,
+      ...cloudApiSettingsOf(whatsapp!),
       messages_per_second: 50,
     },
   });

@@ -1,5 +1,6 @@
 // For the delivery tests: a Sebar test server pointed at a local Cloud API that posts its
 // webhooks back to it, templates synced and enabled, and a funded client.
+import { cloudApiSettingsOf } from '#local-apis/cloud-api/test-helpers.ts';
 import { expect } from 'vitest';
 import { WEBHOOK_PATH } from '#common/delivery.ts';
 import { startLocalCloudApi, type LocalCloudApi } from '#local-apis/cloud-api/server.ts';
@@ -61,12 +62,7 @@ export async function startDeliveryFixture(
       body: {
         mode: 'cloud_api',
         cloud_api: {
-          graph_url: whatsapp.url,
-          phone_number_id: whatsapp.options.phoneNumberId,
-          business_account_id: whatsapp.options.businessAccountId,
-          access_token: whatsapp.options.accessToken,
-          app_secret: whatsapp.options.appSecret,
-          verify_token: whatsapp.options.verifyToken,
+          ...cloudApiSettingsOf(whatsapp),
           messages_per_second: 1000,
           ...cloud,
         },

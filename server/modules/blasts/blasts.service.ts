@@ -41,7 +41,8 @@ import { findUpload, IMAGES_OFF } from '#server/modules/uploads/uploads.service.
 import { readDeliveryMode } from '#server/modules/delivery/delivery.service.ts';
 import { clientTemplate } from '#server/modules/delivery/templates.service.ts';
 
-function groupBy<T, K>(items: readonly T[], key: (item: T) => K): Map<K, T[]> {
+/** The items by `key`, each group in the items' order. */
+export function groupBy<T, K>(items: readonly T[], key: (item: T) => K): Map<K, T[]> {
   const groups = new Map<K, T[]>();
   for (const item of items) {
     const k = key(item);

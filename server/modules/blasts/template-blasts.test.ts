@@ -2,6 +2,7 @@
 // enabled template and its parameters, stores the text the recipient reads and queues every
 // number in the debit's transaction; each refusal says why in Indonesian and changes nothing.
 // No delivery engine runs here: the queued numbers stay queued.
+import { cloudApiSettingsOf } from '#local-apis/cloud-api/test-helpers.ts';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startLocalCloudApi, type LocalCloudApi } from '#local-apis/cloud-api/server.ts';
@@ -32,16 +33,10 @@ const local = (i: number) => `0812${String(i).padStart(8, '0')}`;
 
 /** Sebar's delivery settings pointed at the double, in `mode`. */
 async function setMode(mode: 'manual' | 'cloud_api') {
-  const o = double.options;
   const answer = await admin('PUT', '/api/admin/delivery', {
     mode,
     cloud_api: {
-      graph_url: double.url,
-      phone_number_id: o.phoneNumberId,
-      business_account_id: o.businessAccountId,
-      access_token: o.accessToken,
-      app_secret: o.appSecret,
-      verify_token: o.verifyToken,
+      ...cloudApiSettingsOf(double),
     },
   });
   expect(answer.status, JSON.stringify(answer.body)).toBe(200);

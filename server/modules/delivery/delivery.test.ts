@@ -1,5 +1,6 @@
 // The delivery settings over HTTP: manual by default, secrets write-only and sealed at rest, the
 // Cloud API mode refused while incomplete, and what 'Tes Koneksi' says when it cannot connect.
+import { cloudApiSettingsOf } from '#local-apis/cloud-api/test-helpers.ts';
 import net from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startLocalCloudApi } from '#local-apis/cloud-api/server.ts';
@@ -180,14 +181,8 @@ describe('delivery settings', () => {
   it('Tes Koneksi reaches the local Cloud API and names its number', async () => {
     const double = await startLocalCloudApi();
     try {
-      const o = double.options;
       const local = {
-        graph_url: double.url,
-        phone_number_id: o.phoneNumberId,
-        business_account_id: o.businessAccountId,
-        access_token: o.accessToken,
-        app_secret: o.appSecret,
-        verify_token: o.verifyToken,
+        ...cloudApiSettingsOf(double),
       };
       expect((await put({ mode: 'cloud_api', cloud_api: local })).status).toBe(200);
       const answer = await server.api('POST', '/api/admin/delivery/test', { token: admin });

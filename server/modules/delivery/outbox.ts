@@ -12,7 +12,7 @@ import { errorMeaning, failedStatus } from '#common/whatsapp-errors.ts';
 import { now, type DbHandle } from '#server/db/connection.ts';
 import type { BlastNumbersTable, DeliveryEngineTable } from '#server/db/schema.ts';
 import { forUpdate, transact, type Tx } from '#server/db/transaction.ts';
-import { lockBlast, settleDelivery } from '#server/modules/blasts/blasts.service.ts';
+import { groupBy, lockBlast, settleDelivery } from '#server/modules/blasts/blasts.service.ts';
 
 /** How the engine paces and retries; the defaults are Meta's, tests shorten them. */
 export interface Pacing {
@@ -247,15 +247,6 @@ async function withinLimits<T extends Candidate>(
     take.push(candidate);
   }
   return { take, later };
-}
-
-function groupBy<T, K>(items: readonly T[], key: (item: T) => K): Map<K, T[]> {
-  const groups = new Map<K, T[]>();
-  for (const item of items) {
-    const k = key(item);
-    groups.set(k, [...(groups.get(k) ?? []), item]);
-  }
-  return groups;
 }
 
 async function updateNumbers(

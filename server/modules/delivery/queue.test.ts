@@ -2,6 +2,7 @@
 // way, today's sends and failures by code (the Asia/Jakarta day), the last minute's rate and the
 // last 24 hours' recipients; the engine's pause as stored, and the admin's audited resume. The
 // engine is not built yet: its progress is written into the rows directly.
+import { cloudApiSettingsOf } from '#local-apis/cloud-api/test-helpers.ts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { jakartaDayRange } from '#common/dashboard.ts';
 import { errorMeaning } from '#common/whatsapp-errors.ts';
@@ -45,18 +46,12 @@ const HOUR = 60 * MINUTE;
 
 /** Cloud API mode against the local double, one template enabled, a blast of `count` numbers. */
 async function cloudApiBlast(count: number) {
-  const o = double.options;
   const settings = await server.api('PUT', '/api/admin/delivery', {
     token: admin,
     body: {
       mode: 'cloud_api',
       cloud_api: {
-        graph_url: double.url,
-        phone_number_id: o.phoneNumberId,
-        business_account_id: o.businessAccountId,
-        access_token: o.accessToken,
-        app_secret: o.appSecret,
-        verify_token: o.verifyToken,
+        ...cloudApiSettingsOf(double),
         messages_per_second: 40,
         daily_recipient_limit: 1000,
       },
