@@ -105,6 +105,7 @@ describe('queue card', () => {
         since: at(),
         resume_at: null,
         next_slot_at: at(),
+        recent_claims: '[]',
       })
       .execute();
 

@@ -231,6 +231,8 @@ export interface DeliveryEngineTable {
   /** A pause ends by itself then; null: until the admin resumes. */
   resume_at: string | null;
   next_slot_at: string;
+  /** JSON `[[epoch ms, numbers claimed], …]`: the claims of the last second, oldest first. */
+  recent_claims: string;
 }
 
 /** The last send to each recipient: the per-recipient gap and the daily unique recipients. */

@@ -9,6 +9,7 @@ import {
   type ReportedStatus,
 } from '#common/delivery-states.ts';
 import { errorMeaning, failedStatus } from '#common/whatsapp-errors.ts';
+import { sql } from 'kysely';
 import { now, type DbHandle } from '#server/db/connection.ts';
 import type { BlastNumbersTable, DeliveryEngineTable } from '#server/db/schema.ts';
 import { forUpdate, transact, type Tx } from '#server/db/transaction.ts';
@@ -69,6 +70,7 @@ function parseCallbackKey(key: unknown): { blastId: string; idx: number } | null
   return match ? { blastId: match[1]!, idx: Number(match[2]) } : null;
 }
 
+const SECOND_MS = 1000;
 const DAY_MS = 24 * 60 * 60 * 1000;
 const iso = (ms: number) => new Date(ms).toISOString();
 
@@ -84,6 +86,7 @@ async function holdEngine(tx: Tx, at: string): Promise<DeliveryEngineTable> {
       since: at,
       resume_at: null,
       next_slot_at: at,
+      recent_claims: '[]',
     })
     .onConflict((oc) => oc.column('id').doNothing())
     .execute();
@@ -91,6 +94,12 @@ async function holdEngine(tx: Tx, at: string): Promise<DeliveryEngineTable> {
     tx,
     tx.db.selectFrom('delivery_engine').selectAll().where('id', '=', 1),
   ).executeTakeFirstOrThrow();
+}
+
+/** The claims of the second before `at` ([epoch ms, numbers], oldest first). */
+function recentClaims(engine: DeliveryEngineTable, at: number): [number, number][] {
+  const claims = JSON.parse(engine.recent_claims) as [number, number][];
+  return claims.filter(([when]) => when > at - SECOND_MS);
 }
 
 /** Whether some queued number is due: a cheap look before a claim's transaction. */
@@ -107,9 +116,11 @@ export async function anyDue({ db }: DbHandle, at = Date.now()): Promise<boolean
 
 /**
  * Takes the numbers to send now. Claims queue on the engine's row, which holds the next free send
- * slot: a claim takes the slots up to `claimWindowMs` ahead and moves it, so all workers together
- * send at most `messagesPerSecond`. A number sent to within the gap, or a new recipient over the
- * daily limit, waits. Answers the numbers (marked sending) and when to look again (ms).
+ * slot and the claims of the last second: a claim takes the slots up to `claimWindowMs` ahead
+ * (and those a late worker lost, one window back at most) and moves the slot, and never takes
+ * more than `messagesPerSecond` in any second, whatever the number of workers. A number sent to
+ * within the gap, or a new recipient over the daily limit, waits. Answers the numbers (marked
+ * sending) and when to look again (ms).
  */
 export async function claimDue(
   database: DbHandle,
@@ -128,9 +139,16 @@ export async function claimDue(
       return { claimed: [], waitMs: Infinity };
     }
     const interval = 1000 / pacing.messagesPerSecond;
-    const start = Math.max(Date.parse(engine.next_slot_at), at);
+    // Slots a late worker lost are made up, as far back as one claim window.
+    const start = Math.max(Date.parse(engine.next_slot_at), at - pacing.claimWindowMs);
     if (start > at) return { claimed: [], waitMs: start - at };
-    const room = Math.max(1, Math.floor(pacing.claimWindowMs / interval));
+    const recent = recentClaims(engine, at);
+    const left = pacing.messagesPerSecond - recent.reduce((sum, [, n]) => sum + n, 0);
+    if (left <= 0) return { claimed: [], waitMs: recent[0]![0] + SECOND_MS - at };
+    const room = Math.min(
+      left,
+      Math.max(1, Math.floor((at + pacing.claimWindowMs - start) / interval)),
+    );
     const candidates = await tx.db
       .selectFrom('blast_numbers as n')
       .innerJoin('blasts as b', 'b.id', 'n.blast_id')
@@ -147,26 +165,27 @@ export async function claimDue(
     for (const [when, rows] of groupBy(chosen.later, (row) => row.until)) {
       await updateNumbers(tx, rows, { next_attempt_at: iso(when) });
     }
-    const claimed = taken.length
-      ? await tx.db
-          .updateTable('blast_numbers')
-          .set((eb) => ({
-            state: 'sending',
-            attempts: eb('attempts', '+', 1),
-            claimed_at: iso(at),
-            next_attempt_at: null,
-          }))
-          .where('state', '=', 'queued')
-          .where((eb) =>
-            eb.or(
-              taken.map((row) =>
-                eb.and([eb('blast_id', '=', row.blast_id), eb('idx', '=', row.idx)]),
-              ),
-            ),
-          )
-          .returning(['blast_id', 'idx'])
-          .execute()
-      : [];
+    const claimed: { blast_id: string; idx: number }[] = [];
+    for (const [blastId, rows] of groupBy(taken, (row) => row.blast_id)) {
+      const marked = await tx.db
+        .updateTable('blast_numbers')
+        .set((eb) => ({
+          state: 'sending',
+          attempts: eb('attempts', '+', 1),
+          claimed_at: iso(at),
+          next_attempt_at: null,
+        }))
+        .where('blast_id', '=', blastId)
+        .where(
+          'idx',
+          'in',
+          rows.map((row) => row.idx),
+        )
+        .where('state', '=', 'queued')
+        .returning(['blast_id', 'idx'])
+        .execute();
+      claimed.push(...marked);
+    }
     const sent = new Set(claimed.map((row) => callbackKey(row.blast_id, row.idx)));
     const out = taken.filter((row) => sent.has(callbackKey(row.blast_id, row.idx)));
     if (out.length > 0) {
@@ -180,7 +199,10 @@ export async function claimDue(
     const nextSlot = start + Math.max(out.length, 1) * interval;
     await tx.db
       .updateTable('delivery_engine')
-      .set({ next_slot_at: iso(nextSlot) })
+      .set({
+        next_slot_at: iso(nextSlot),
+        recent_claims: JSON.stringify(out.length ? [...recent, [at, out.length]] : recent),
+      })
       .where('id', '=', 1)
       .execute();
     return {
@@ -249,20 +271,65 @@ async function withinLimits<T extends Candidate>(
   return { take, later };
 }
 
+/** Sets the same values on the numbers, a statement per blast (found by its primary key). */
 async function updateNumbers(
   tx: Tx,
   rows: readonly { blast_id: string; idx: number }[],
   values: Partial<BlastNumbersTable>,
 ) {
-  await tx.db
-    .updateTable('blast_numbers')
-    .set(values)
-    .where((eb) =>
-      eb.or(
-        rows.map((row) => eb.and([eb('blast_id', '=', row.blast_id), eb('idx', '=', row.idx)])),
-      ),
-    )
-    .execute();
+  for (const [blastId, mine] of groupBy(rows, (row) => row.blast_id)) {
+    await tx.db
+      .updateTable('blast_numbers')
+      .set(values)
+      .where('blast_id', '=', blastId)
+      .where(
+        'idx',
+        'in',
+        mine.map((row) => row.idx),
+      )
+      .execute();
+  }
+}
+
+/** The delivery columns a result or a status changes. */
+const DELIVERY_COLUMNS = [
+  'state',
+  'status',
+  'attempts',
+  'provider_message_id',
+  'error_code',
+  'error_title',
+  'sent_at',
+  'delivered_at',
+  'read_at',
+  'failed_at',
+  'next_attempt_at',
+] as const satisfies readonly (keyof BlastNumbersTable)[];
+const INTEGER_COLUMNS = new Set(['idx', 'attempts', 'error_code']);
+
+/**
+ * Writes each number's delivery columns as given, in one statement for many numbers (a VALUES
+ * list joined on the primary key; on PostgreSQL its untyped values are text, hence the casts).
+ */
+async function writeDeliveries(tx: Tx, rows: readonly BlastNumbersTable[]) {
+  const columns = ['blast_id', 'idx', ...DELIVERY_COLUMNS] as const;
+  const value = (column: string) =>
+    INTEGER_COLUMNS.has(column)
+      ? sql`cast(${sql.ref(`v.${column}`)} as integer)`
+      : sql.ref(`v.${column}`);
+  for (let from = 0; from < rows.length; from += 500) {
+    const values = rows
+      .slice(from, from + 500)
+      .map((row) => sql`(${sql.join(columns.map((column) => row[column]))})`);
+    await sql`
+      with v (${sql.join(columns.map((column) => sql.ref(column)))}) as (values ${sql.join(values)})
+      update blast_numbers
+      set ${sql.join(DELIVERY_COLUMNS.map((column) => sql`${sql.ref(column)} = ${value(column)}`))}
+      from v
+      where blast_numbers.blast_id = v.blast_id and blast_numbers.idx = ${value('idx')}`.execute(
+      tx.db,
+    );
+  }
 }
 
 type NumberRow = BlastNumbersTable;
@@ -313,13 +380,18 @@ export async function recordResults(
         blastId,
         mine.map((r) => r.idx),
       );
+      const changed = new Map<number, NumberRow>();
       for (const result of mine) {
         const row = rows.get(result.idx);
         if (!row) continue;
         const { change, halts } = resultChange(row, result, retrying);
         if (halts && (!halt || halts.state === 'stopped')) halt = halts;
-        if (change) await updateNumbers(tx, [row], change);
+        if (change) {
+          rows.set(row.idx, { ...row, ...change });
+          changed.set(row.idx, rows.get(row.idx)!);
+        }
       }
+      await writeDeliveries(tx, [...changed.values()]);
       await settleDelivery(tx, blastId);
     }
     if (halt) await haltEngine(tx, halt, retrying);
@@ -561,6 +633,7 @@ async function applyStatuses(tx: Tx, statuses: ReportedMessageStatus[]): Promise
     if (!(await lockIfPresent(tx, blastId))) continue;
     const mine = byBlast.get(blastId)!;
     const rows = await numberRows(tx, blastId, [...new Set(mine.map((s) => s.idx))]);
+    const changed: NumberRow[] = [];
     for (const [idx, reported] of groupBy(mine, (s) => s.idx)) {
       const row = rows.get(idx);
       if (!row || row.state === null) continue;
@@ -572,16 +645,16 @@ async function applyStatuses(tx: Tx, statuses: ReportedMessageStatus[]): Promise
         messageId ??= status.id;
         if (status.status === 'failed' && track.state === 'failed') title = status.title;
       }
-      await updateNumbers(
-        tx,
-        [row],
-        changeOf(track, {
+      changed.push({
+        ...row,
+        ...changeOf(track, {
           provider_message_id: messageId,
           error_title: title,
           next_attempt_at: null,
         }),
-      );
+      });
     }
+    await writeDeliveries(tx, changed);
     await settleDelivery(tx, blastId);
   }
   return unknown;

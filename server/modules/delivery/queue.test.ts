@@ -93,7 +93,13 @@ function setNumber(idx: number, values: Partial<BlastNumbersTable>) {
 }
 
 async function setEngine(values: Partial<DeliveryEngineTable>) {
-  const row = { state: 'running' as const, since: ago(HOUR), next_slot_at: ago(0), ...values };
+  const row = {
+    state: 'running' as const,
+    since: ago(HOUR),
+    next_slot_at: ago(0),
+    recent_claims: '[]',
+    ...values,
+  };
   await server.database.db
     .insertInto('delivery_engine')
     .values({ id: 1, reason: null, error_code: null, resume_at: null, ...row })
