@@ -173,8 +173,9 @@ function scheduleAcks(
     participant: null,
     hasMedia: send.kind === 'image',
     media: null,
-    ack: 0,
-    ackName: 'PENDING',
+    // GOWS marks its own messages as taken by the server when it reports them.
+    ack: 1,
+    ackName: 'SERVER',
     replyTo: null,
     _data: { Message: message },
   });
