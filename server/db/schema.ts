@@ -112,6 +112,8 @@ export interface BlastNumbersTable {
   next_attempt_at: string | null;
   /** When a worker took it to send: a number left sending waits for its webhook. */
   claimed_at: string | null;
+  /** The gateway device (WAHA session) that took it; null in the other modes. */
+  device: string | null;
 }
 
 export interface PointTransactionsTable {
@@ -218,6 +220,41 @@ export interface WebhookEventsTable {
   body: string;
   received_at: string;
   processed_at: string | null;
+  /** Who posted it: Meta's Cloud API or the WhatsApp gateway (migration 015). */
+  source: 'whatsapp' | 'waha';
+}
+
+/** The WhatsApp gateway's settings (one row, id 1; secrets sealed; migration 015). */
+export interface GatewaySettingsTable {
+  id: number;
+  provider: 'waha';
+  base_url: string;
+  api_key: string | null;
+  webhook_secret: string | null;
+  session: string;
+  min_delay_seconds: number;
+  max_delay_seconds: number;
+  daily_limit_per_device: number;
+  /** 'HH:MM-HH:MM', Asia/Jakarta. */
+  sending_hours: string;
+  check_numbers: number;
+  updated_at: string;
+}
+
+/** A gateway device: one WAHA session and Sebar's hold on it. */
+export interface GatewayDevicesTable {
+  session: string;
+  phone: string | null;
+  push_name: string | null;
+  status: 'STOPPED' | 'STARTING' | 'SCAN_QR_CODE' | 'WORKING' | 'FAILED';
+  /** Sebar's pause (463, 475, a failed send): until when, why (Indonesian) and the code. */
+  paused_until: string | null;
+  pause_reason: string | null;
+  error_code: number | null;
+  /** Human pacing: when the device's next send may start. */
+  next_send_at: string | null;
+  created_at: string;
+  updated_at: string;
 }
 
 /** The delivery engine's state (one row, id 1) and the next free send slot of all workers. */
@@ -267,5 +304,7 @@ export interface Database {
   webhook_events: WebhookEventsTable;
   delivery_engine: DeliveryEngineTable;
   delivery_recipients: DeliveryRecipientsTable;
+  gateway_settings: GatewaySettingsTable;
+  gateway_devices: GatewayDevicesTable;
   sebar_migrations: MigrationsTable;
 }

@@ -27,6 +27,8 @@ const TABLES: { [T in keyof Database]: (keyof Database[T] & string)[] } = {
   webhook_events: ['id'],
   delivery_engine: ['id'],
   delivery_recipients: ['number'],
+  gateway_settings: ['id'],
+  gateway_devices: ['session'],
 };
 
 export interface Snapshot {

@@ -134,7 +134,7 @@ async function withNumbers(
   });
 }
 
-type NumberRow = Omit<BlastNumbersTable, 'blast_id' | 'next_attempt_at' | 'claimed_at'>;
+type NumberRow = Omit<BlastNumbersTable, 'blast_id' | 'next_attempt_at' | 'claimed_at' | 'device'>;
 
 /** A number's delivery as answered: null in manual mode. */
 function deliveryOf(row: NumberRow): NumberDelivery | null {

@@ -116,7 +116,7 @@ const NOT_CONNECTED = new Set([
   'UND_ERR_CONNECT_TIMEOUT',
 ]);
 
-function failureKind(error: unknown): GraphError['kind'] {
+export function failureKind(error: unknown): GraphError['kind'] {
   if (error instanceof DOMException && error.name === 'TimeoutError') return 'timeout';
   const code = (error as { cause?: { code?: string } }).cause?.code;
   return code && NOT_CONNECTED.has(code) ? 'unreachable' : 'network';

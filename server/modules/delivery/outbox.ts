@@ -561,6 +561,7 @@ export async function applyEvents(database: DbHandle, limit = 200): Promise<numb
       .selectFrom('webhook_events')
       .select(['id', 'body', 'received_at'])
       .where('processed_at', 'is', null)
+      .where('source', '=', 'whatsapp')
       .orderBy('received_at')
       .limit(limit);
     if (tx.engine === 'postgres') pending = pending.forUpdate().skipLocked();

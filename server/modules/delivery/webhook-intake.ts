@@ -4,6 +4,7 @@
 // answered only once it is on disk (decision 208).
 import crypto from 'node:crypto';
 import { now, type DbHandle } from '#server/db/connection.ts';
+import type { WebhookEventsTable } from '#server/db/schema.ts';
 
 interface Waiting {
   raw: Buffer;
@@ -18,7 +19,10 @@ export class WebhookIntake {
   private waiting: Waiting[] = [];
   private writing = false;
 
-  constructor(private readonly database: DbHandle) {}
+  constructor(
+    private readonly database: DbHandle,
+    private readonly source: WebhookEventsTable['source'],
+  ) {}
 
   /** Resolves once the delivery is kept (a repeat of the same bytes is kept once). */
   keep(raw: Buffer): Promise<void> {
@@ -51,7 +55,7 @@ export class WebhookIntake {
     }
     await this.database.db
       .insertInto('webhook_events')
-      .values([...rows.values()].map((row) => ({ ...row, received_at: at, processed_at: null })))
+      .values([...rows.values()].map((row) => ({ ...row, source: this.source, received_at: at, processed_at: null })))
       .onConflict((oc) => oc.column('body_sha256').doNothing())
       .execute();
   }

@@ -20,7 +20,7 @@ const ReceivedSchema = z.object({ received: z.literal(true) });
 
 export function webhooksRoutes(app: App, { database, secrets }: AppContext) {
   const { db } = database;
-  const intake = new WebhookIntake(database);
+  const intake = new WebhookIntake(database, 'whatsapp');
   app.get(
     WEBHOOK_PATH,
     {
