@@ -607,7 +607,10 @@ function statusesIn(body: string): ReportedMessageStatus[] {
 }
 
 /** Applies the statuses; answers the message ids of those that name no known number. */
-async function applyStatuses(tx: Tx, statuses: ReportedMessageStatus[]): Promise<Set<string>> {
+export async function applyStatuses(
+  tx: Tx,
+  statuses: ReportedMessageStatus[],
+): Promise<Set<string>> {
   if (statuses.length === 0) return new Set();
   // Each status finds its number by the message id, or by the key it was sent with.
   const byMessage = new Map(
