@@ -1,10 +1,13 @@
-// Form Blast in gateway mode (decision 213): the hint on spintax and {nomor}, and 'Pratinjau', one
-// rendering of the message for the first valid number, drawn again with 'Acak ulang'.
+// Gateway mode's spintax on the screens (decision 213): Form Blast's hint on spintax and {nomor}
+// and 'Pratinjau', one rendering of the message (with the chosen image) for the first valid
+// number, drawn again with 'Acak ulang'; and the detail's note that each number got a variation.
 import { Shuffle } from 'lucide-react';
 import { useState } from 'react';
 import { formatNumber } from '#common/format.ts';
-import { renderMessage, spintaxProblem, spintaxVariations } from '#common/spintax.ts';
+import { parseSpintax, renderMessage, spintaxProblem, spintaxVariations } from '#common/spintax.ts';
+import type { Blast } from '#common/blasts.ts';
 import { Button } from '#client/components/ui/button.tsx';
+import { useDataUrl } from '#client/components/ui/use-data-url.ts';
 
 /** The number `{nomor}` shows before a valid number is typed. */
 const EXAMPLE_NUMBER = '6281234567890';
@@ -21,8 +24,17 @@ function nextSeed(message: string, number: string, seed: number): number {
   return seed + 1;
 }
 
-export function SpintaxPreview({ message, number }: { message: string; number?: string }) {
+export function SpintaxPreview({
+  message,
+  number,
+  image,
+}: {
+  message: string;
+  number?: string | undefined;
+  image: File | null;
+}) {
   const [seed, setSeed] = useState(0);
+  const imageUrl = useDataUrl(image);
   const shownNumber = number ?? EXAMPLE_NUMBER;
   const problem = message.trim() ? spintaxProblem(message) : null;
   const ready = message.trim() !== '' && problem === null;
@@ -53,7 +65,14 @@ export function SpintaxPreview({ message, number }: { message: string; number?: 
         </Button>
       </div>
       <div className="rounded-lg bg-muted p-3 sm:p-4">
-        <div className="max-w-md rounded-lg rounded-tl-none bg-card p-2 shadow-sm">
+        <div className="grid max-w-md gap-2 rounded-lg rounded-tl-none bg-card p-2 shadow-sm">
+          {imageUrl && imageUrl !== 'error' && (
+            <img
+              src={imageUrl}
+              alt="Gambar yang dikirim bersama pesan"
+              className="max-h-48 w-full rounded-md object-cover"
+            />
+          )}
           <p
             className="whitespace-pre-wrap break-words px-1 text-sm leading-relaxed"
             aria-live="polite"
@@ -67,5 +86,26 @@ export function SpintaxPreview({ message, number }: { message: string; number?: 
         </div>
       </div>
     </section>
+  );
+}
+
+/** What a gateway blast's message varies by: its choices and whether it names {nomor}. */
+function spintaxNote(message: string): string | null {
+  const variations = spintaxVariations(message);
+  const named = parseSpintax(message).parts?.some((part) => part.kind === 'number') ?? false;
+  const number = named ? ', dengan {nomor} diganti nomor tujuannya' : '';
+  if (variations > 1)
+    return `Setiap nomor menerima salah satu dari ${formatNumber(variations)} variasi pesan ini${number}.`;
+  return named ? `Setiap nomor menerima pesan ini${number}.` : null;
+}
+
+/** A gateway blast with spintax or {nomor}: each number got its own rendering of the message. */
+export function SpintaxNote({ blast }: { blast: Pick<Blast, 'delivery_mode' | 'message'> }) {
+  const note = blast.delivery_mode === 'gateway' ? spintaxNote(blast.message) : null;
+  if (!note) return null;
+  return (
+    <p className="text-xs text-muted-foreground" data-spintax-note="">
+      {note}
+    </p>
   );
 }

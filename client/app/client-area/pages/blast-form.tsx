@@ -145,7 +145,9 @@ function BlastForm({ points, allowImages, spintax = false }: BlastFormContext) {
             hint={spintax ? SPINTAX_HINT : undefined}
             disabled={sending}
           />
-          {spintax && <SpintaxPreview message={message} number={analysis.unique[0]} />}
+          {spintax && (
+            <SpintaxPreview message={message} number={analysis.unique[0]} image={image} />
+          )}
           {allowImages && (
             <BlastImageField
               image={image}
