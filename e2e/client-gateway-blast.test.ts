@@ -3,7 +3,7 @@
 // first valid number with 'Acak ulang', a broken spintax said as it is typed and refused on
 // submit, then the blast sent with an image and followed on Hasil Blast with its numbers 'Antre'.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { now } from '#server/db/connection.ts';
+import { writeDeliveryMode } from '#server/test/delivery-mode.ts';
 import { screenshot, signIn, startE2E, type E2E, type Page } from './helpers.ts';
 import {
   balanceOf,
@@ -30,23 +30,7 @@ beforeAll(async () => {
   e2e = await startE2E({ deliveryWorker: false });
   await saveSettings(e2e.server, { allow_images: true });
   // Gateway mode, written directly: its settings screen is built elsewhere.
-  await e2e.server.database.db
-    .insertInto('delivery_settings')
-    .values({
-      id: 1,
-      mode: 'gateway',
-      graph_url: 'https://graph.facebook.com',
-      api_version: 'v23.0',
-      phone_number_id: '',
-      business_account_id: '',
-      access_token: null,
-      app_secret: null,
-      verify_token: null,
-      messages_per_second: 20,
-      daily_recipient_limit: null,
-      updated_at: now(),
-    })
-    .execute();
+  await writeDeliveryMode(e2e.server.database.db, 'gateway');
 });
 afterAll(async () => {
   await e2e?.close();
