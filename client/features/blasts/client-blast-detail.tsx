@@ -24,6 +24,7 @@ import { formatDateTime, formatNumber, percentDone } from '#client/lib/format.ts
 import { useCancelBlast, useClientBlast } from './client-api.ts';
 import { BlastStatusBadge, NumberStatusBadge } from './client-blast-status.tsx';
 import { beingSent } from './live-refresh.ts';
+import { SpintaxNote } from './spintax-preview.tsx';
 import { DeliveryNumberList } from './number-delivery.tsx';
 
 export interface ClientBlastDetailProps {
@@ -111,6 +112,7 @@ function BlastMessage({ blast }: { blast: Blast }) {
       <p className="whitespace-pre-wrap break-words rounded-lg bg-muted p-3 text-sm">
         {blast.message}
       </p>
+      <SpintaxNote blast={blast} />
       {blast.image_url && (
         <img
           src={blast.image_url}

@@ -6,6 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SPINTAX_MESSAGES } from '#common/spintax.ts';
 import { now } from '#server/db/connection.ts';
 import { checkLedger } from '#server/db/ledger-check.ts';
+import { writeDeliveryMode } from '#server/test/delivery-mode.ts';
 import { startServer, type TestServer } from '#server/test/helpers.ts';
 import { expectCleanError, expectSpecFields, expectUnchanged } from '#server/test/spec.ts';
 
@@ -23,27 +24,7 @@ const local = (i: number) => `0813${String(i).padStart(8, '0')}`;
 const SPUN = '{Halo|Hai|Selamat pagi} kak, promo khusus untuk {nomor}!';
 
 /** The delivery settings row in `mode`, written directly (the settings screen is another's). */
-async function setMode(mode: 'manual' | 'gateway') {
-  const row = {
-    id: 1,
-    mode,
-    graph_url: 'https://graph.facebook.com',
-    api_version: 'v23.0',
-    phone_number_id: '',
-    business_account_id: '',
-    access_token: null,
-    app_secret: null,
-    verify_token: null,
-    messages_per_second: 20,
-    daily_recipient_limit: null,
-    updated_at: now(),
-  };
-  await server.database.db
-    .insertInto('delivery_settings')
-    .values(row)
-    .onConflict((oc) => oc.column('id').doUpdateSet({ mode, updated_at: row.updated_at }))
-    .execute();
-}
+const setMode = (mode: 'manual' | 'gateway') => writeDeliveryMode(server.database.db, mode);
 
 async function numbersOf(blastId: string) {
   return server.database.db
