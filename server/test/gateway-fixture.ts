@@ -8,6 +8,7 @@ import type { LocalWahaOptions } from '#local-apis/waha/context.ts';
 import { now } from '#server/db/connection.ts';
 import type { Config } from '#server/config.ts';
 import { ENGINE_DEFAULTS } from '#server/modules/delivery/engine.ts';
+import { writeDeliveryMode } from './delivery-mode.ts';
 import { startServer, type TestServer } from './helpers.ts';
 
 export const WEBHOOK_SECRET = 'gateway-webhook-secret';
@@ -84,25 +85,7 @@ export async function startGatewayFixture(
       .execute();
   };
   await configure({});
-  const mode = {
-    id: 1,
-    mode: 'gateway' as const,
-    graph_url: 'https://graph.facebook.com',
-    api_version: 'v23.0',
-    phone_number_id: '',
-    business_account_id: '',
-    access_token: null,
-    app_secret: null,
-    verify_token: null,
-    messages_per_second: 20,
-    daily_recipient_limit: null,
-    updated_at: now(),
-  };
-  await server.database.db
-    .insertInto('delivery_settings')
-    .values(mode)
-    .onConflict((oc) => oc.column('id').doUpdateSet(mode))
-    .execute();
+  await writeDeliveryMode(server.database.db, 'gateway');
 
   const admin = server.adminToken;
   const created = await server.createClient();

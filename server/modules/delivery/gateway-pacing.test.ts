@@ -9,6 +9,7 @@ import {
   type GatewayPacing,
 } from '#server/modules/delivery/gateway-outbox.ts';
 import { numberEnding } from '#server/test/delivery-fixture.ts';
+import { writeDeliveryMode } from '#server/test/delivery-mode.ts';
 import { startServer, type TestServer } from '#server/test/helpers.ts';
 
 let server: TestServer;
@@ -38,21 +39,7 @@ beforeAll(async () => {
       is_active: true,
     },
   });
-  const mode = {
-    id: 1,
-    mode: 'gateway' as const,
-    graph_url: 'https://graph.facebook.com',
-    api_version: 'v23.0',
-    phone_number_id: '',
-    business_account_id: '',
-    access_token: null,
-    app_secret: null,
-    verify_token: null,
-    messages_per_second: 20,
-    daily_recipient_limit: null,
-    updated_at: now(),
-  };
-  await server.database.db.insertInto('delivery_settings').values(mode).execute();
+  await writeDeliveryMode(server.database.db, 'gateway');
 });
 afterAll(async () => {
   await server?.close();
