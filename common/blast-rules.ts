@@ -1,4 +1,5 @@
 // The blast rules without zod, so the blast form does not download it; blasts.ts re-exports them.
+import type { DeliveryMode } from './delivery.ts';
 import { formatNumber } from './format.ts';
 
 export const MAX_MESSAGE_LENGTH = 1000;
@@ -6,6 +7,22 @@ export const BLAST_STATUSES = ['pending', 'completed', 'rejected', 'cancelled'] 
 export type BlastStatus = (typeof BLAST_STATUSES)[number];
 export const NUMBER_STATUSES = ['pending', 'success', 'failed', 'no_wa'] as const;
 export type NumberStatus = (typeof NUMBER_STATUSES)[number];
+
+/**
+ * Whether Sebar's delivery engine sends a blast made in `mode` (Cloud API or gateway): its numbers
+ * are queued at creation and their results come from the engine, never typed by the admin.
+ */
+export const sentByEngine = (mode: DeliveryMode): boolean => mode !== 'manual';
+
+/** The channel an engine-sent blast goes through, as the screens and messages name it. */
+export const CHANNEL_NAMES: Record<Exclude<DeliveryMode, 'manual'>, string> = {
+  cloud_api: 'WhatsApp Cloud API',
+  gateway: 'gateway WhatsApp',
+};
+
+/** The channel's name for a blast's mode; null for a manual blast. */
+export const channelName = (mode: DeliveryMode): string | null =>
+  mode === 'manual' ? null : CHANNEL_NAMES[mode];
 
 export const BLAST_MESSAGES = {
   emptyMessage: 'Pesan blast tidak boleh kosong',

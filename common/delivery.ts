@@ -6,7 +6,7 @@ import { z } from './zod.ts';
 /** Where Meta posts the WhatsApp webhooks (the callback URL entered at Meta). */
 export const WEBHOOK_PATH = '/api/webhooks/whatsapp';
 
-export const DELIVERY_MODES = ['manual', 'cloud_api'] as const;
+export const DELIVERY_MODES = ['manual', 'cloud_api', 'gateway'] as const;
 export type DeliveryMode = (typeof DELIVERY_MODES)[number];
 
 /** The Cloud API settings that are kept encrypted and never answered. */

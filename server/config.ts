@@ -67,6 +67,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       unansweredMs: num('SEBAR_DELIVERY_UNANSWERED_MS', ENGINE_DEFAULTS.unansweredMs),
       retryBaseMs: num('SEBAR_DELIVERY_RETRY_MS', ENGINE_DEFAULTS.retryBaseMs),
       pauseMs: num('SEBAR_DELIVERY_PAUSE_MS', ENGINE_DEFAULTS.pauseMs),
+      gatewaySecondMs: num('SEBAR_DELIVERY_GATEWAY_SECOND_MS', ENGINE_DEFAULTS.gatewaySecondMs),
     },
   };
 }

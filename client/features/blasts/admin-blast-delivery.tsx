@@ -1,6 +1,7 @@
-// The admin's Detail of a Cloud API blast: each number's delivery as the engine and WhatsApp
+// The admin's Detail of a blast the engine sends (Cloud API or gateway): each number's delivery as the engine and WhatsApp
 // report it, read again every few seconds while it is being sent. Results are not typed here:
 // the server refuses them for a blast the engine delivers.
+import { channelName } from '#common/blast-rules.ts';
 import type { Blast } from '#common/blasts.ts';
 import { Alert } from '#client/components/ui/alert.tsx';
 import { Button } from '#client/components/ui/button.tsx';
@@ -37,7 +38,8 @@ export function CloudApiBlastDetail({
           Nomor Tujuan ({formatNumber(blast.total_numbers)})
         </h3>
         <Alert variant="info" data-engine-note="">
-          Hasil tiap nomor dicatat otomatis dari WhatsApp Cloud API, tidak diinput manual.
+          Hasil tiap nomor dicatat otomatis dari {channelName(blast.delivery_mode)}, tidak diinput
+          manual.
           {beingSent(blast) && ' Halaman ini diperbarui otomatis selama blast dikirim.'}
         </Alert>
         {/* A later read that fails keeps the numbers already shown. */}

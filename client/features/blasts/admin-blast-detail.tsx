@@ -3,6 +3,7 @@
 // API blast shows each number's delivery instead, with no editor (admin-blast-delivery.tsx).
 import { Pencil, RotateCcw, Save, X } from 'lucide-react';
 import { useEffect, useMemo, useRef, useState, type ReactNode, type RefObject } from 'react';
+import { sentByEngine } from '#common/blast-rules.ts';
 import { NUMBER_STATUSES, type Blast, type NumberStatus } from '#common/blasts.ts';
 import { Badge, type BadgeProps } from '#client/components/ui/badge.tsx';
 import { Button } from '#client/components/ui/button.tsx';
@@ -226,7 +227,7 @@ function NumbersSection({
 }
 
 export function AdminBlastDetailDialog({ blast, onClose }: { blast: Blast; onClose: () => void }) {
-  return blast.delivery_mode === 'cloud_api' ? (
+  return sentByEngine(blast.delivery_mode) ? (
     <CloudApiBlastDetail blast={blast} onClose={onClose} />
   ) : (
     <ManualBlastDetail blast={blast} onClose={onClose} />

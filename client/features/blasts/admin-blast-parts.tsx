@@ -14,6 +14,7 @@ import {
 import { cn } from '#client/lib/cn.ts';
 import { formatDateTime, formatNumber, percentDone } from '#client/lib/format.ts';
 import { ADMIN_BLAST_STATUS_LABELS, ADMIN_NUMBER_STATUS_LABELS } from './admin-api.ts';
+import { SpintaxNote } from './spintax-preview.tsx';
 
 export const BLAST_STATUS_BADGE: Record<BlastStatus, BadgeProps['variant']> = {
   pending: 'warning',
@@ -152,6 +153,7 @@ export function BlastContent({ blast }: { blast: Blast }) {
         >
           {blast.message}
         </p>
+        <SpintaxNote blast={blast} />
       </section>
       {blast.image_url && (
         <section aria-labelledby="blast-image-title" className="grid justify-items-start gap-2">

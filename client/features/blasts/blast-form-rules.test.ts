@@ -38,6 +38,19 @@ describe('blastProblem', () => {
     });
     expect(blastProblem(draft('Halo', '+62 812 3456 7891'))).toBeNull();
   });
+
+  it('checks the spintax in gateway mode only, after the emptiness and before the numbers', () => {
+    expect(blastProblem({ ...draft('Halo {nama}', ''), spintax: true })).toEqual({
+      field: 'message',
+      rule: 'pattern',
+      text: 'Variabel {nama} tidak dikenal. Gunakan {nomor} atau pilihan seperti {Halo|Hai}',
+    });
+    expect(blastProblem({ ...draft('{Halo|Hai} {nomor}', '081234567890'), spintax: true })).toBe(
+      null,
+    );
+    // Manual mode sends braces as typed.
+    expect(blastProblem(draft('Halo {nama}', '081234567890'))).toBeNull();
+  });
 });
 
 describe('blastResolver', () => {

@@ -1,6 +1,6 @@
 // The blast form's checks and sentences, without React: SPEC section 5's checks in order, each
-// naming the field to fix, as the form's resolver, and the summary a screen reader hears once
-// typing settles.
+// naming the field to fix (in gateway mode the message's spintax too, decision 213), as the form's
+// resolver, and the summary a screen reader hears once typing settles.
 import type { FieldErrors, ResolverResult } from 'react-hook-form';
 import { BLAST_MESSAGES } from '#common/blast-rules.ts';
 import { formatNumber } from '#common/format.ts';
@@ -11,6 +11,7 @@ import {
   splitNumbers,
   type NumberAnalysis,
 } from '#common/phone.ts';
+import { spintaxProblem } from '#common/spintax.ts';
 
 export type BlastField = 'message' | 'numbers';
 /** The check that failed: a field left empty, too many numbers, invalid ones, too few points. */
@@ -35,13 +36,22 @@ export interface BlastDraft {
   message: string;
   analysis: NumberAnalysis;
   points: number;
+  /** Gateway mode: the message's spintax is checked too, after its emptiness. */
+  spintax?: boolean;
 }
 
 /** The first of SPEC section 5's checks that fails, or null when the blast may be sent. */
-export function blastProblem({ message, analysis, points }: BlastDraft): BlastProblem | null {
+export function blastProblem({
+  message,
+  analysis,
+  points,
+  spintax = false,
+}: BlastDraft): BlastProblem | null {
   if (!message.trim()) {
     return { field: 'message', rule: 'required', text: BLAST_MESSAGES.emptyMessage };
   }
+  const problem = spintax ? spintaxProblem(message) : null;
+  if (problem) return { field: 'message', rule: 'pattern', text: problem };
   return numbersProblem(analysis, points);
 }
 
@@ -95,6 +105,8 @@ export interface BlastToSend {
 export interface BlastFormContext {
   points: number;
   allowImages: boolean;
+  /** Gateway mode: the message may hold spintax and {nomor}, checked with the server's rules. */
+  spintax?: boolean;
 }
 
 /** The form's resolver: the first failed check as its field's error, else what to send. */
@@ -102,9 +114,9 @@ export function blastResolver(
   values: BlastFormValues,
   context?: BlastFormContext,
 ): ResolverResult<BlastFormValues, BlastToSend> {
-  const { points = 0, allowImages = false } = context ?? {};
+  const { points = 0, allowImages = false, spintax = false } = context ?? {};
   const analysis = analyzeNumbers(splitNumbers(values.numbers));
-  const problem = blastProblem({ message: values.message, analysis, points });
+  const problem = blastProblem({ message: values.message, analysis, points, spintax });
   if (problem) {
     const errors: FieldErrors<BlastFormValues> = {
       [problem.field]: { type: problem.rule, message: problem.text },

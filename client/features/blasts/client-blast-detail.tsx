@@ -2,6 +2,7 @@
 // blast's delivery as it happens), the progress summary, and the cancel action while pending.
 import type { ReactNode } from 'react';
 import { useState } from 'react';
+import { channelName, sentByEngine } from '#common/blast-rules.ts';
 import type { Blast, BlastDetail, NumberStatus } from '#common/blasts.ts';
 import { Button } from '#client/components/ui/button.tsx';
 import { ConfirmDialog } from '#client/components/ui/confirm-dialog.tsx';
@@ -23,6 +24,7 @@ import { formatDateTime, formatNumber, percentDone } from '#client/lib/format.ts
 import { useCancelBlast, useClientBlast } from './client-api.ts';
 import { BlastStatusBadge, NumberStatusBadge } from './client-blast-status.tsx';
 import { beingSent } from './live-refresh.ts';
+import { SpintaxNote } from './spintax-preview.tsx';
 import { DeliveryNumberList } from './number-delivery.tsx';
 
 export interface ClientBlastDetailProps {
@@ -59,7 +61,7 @@ function DetailBody({ blast }: { blast: BlastDetail }) {
     <>
       <BlastFacts blast={blast} />
       <BlastMessage blast={blast} />
-      {blast.delivery_mode === 'cloud_api' ? (
+      {sentByEngine(blast.delivery_mode) ? (
         <section className="grid gap-2">
           <h3 className="text-sm font-semibold">
             Nomor Tujuan ({formatNumber(blast.total_numbers)})
@@ -110,6 +112,7 @@ function BlastMessage({ blast }: { blast: Blast }) {
       <p className="whitespace-pre-wrap break-words rounded-lg bg-muted p-3 text-sm">
         {blast.message}
       </p>
+      <SpintaxNote blast={blast} />
       {blast.image_url && (
         <img
           src={blast.image_url}
@@ -163,19 +166,20 @@ function BlastProgress({ blast }: { blast: Blast }) {
         <SummaryBox label="No WA" value={blast.no_wa_count} tone="warning" />
         <SummaryBox label="Pending" value={pending} tone="neutral" />
       </div>
-      {blast.delivery_mode === 'cloud_api' && <SendingProgress blast={blast} pending={pending} />}
+      {sentByEngine(blast.delivery_mode) && <SendingProgress blast={blast} pending={pending} />}
     </section>
   );
 }
 
-/** A Cloud API blast: how far the sending is, and that the screen follows it by itself. */
+/** An engine's blast: how far the sending is, and that the screen follows it by itself. */
 function SendingProgress({ blast, pending }: { blast: Blast; pending: number }) {
   const total = blast.total_numbers;
   return (
     <p className="text-xs text-muted-foreground" aria-live="polite" data-sending-progress="">
       {formatNumber(total - pending)} dari {formatNumber(total)} nomor selesai diproses (
       {percentDone(total - pending, total)}%)
-      {beingSent(blast) && ' · dikirim melalui WhatsApp Cloud API, diperbarui otomatis'}
+      {beingSent(blast) &&
+        ` · dikirim melalui ${channelName(blast.delivery_mode) ?? ''}, diperbarui otomatis`}
     </p>
   );
 }
@@ -217,7 +221,7 @@ function CancelBlastFooter({ blast }: { blast: Blast }) {
         onOpenChange={setConfirming}
         title="Batalkan Blast?"
         description={
-          blast.delivery_mode === 'cloud_api'
+          sentByEngine(blast.delivery_mode)
             ? `Nomor yang belum dikirim dari blast ke ${formatNumber(total)} nomor ini tidak akan dikirim, dan poinnya dikembalikan ke saldo Anda. Nomor yang sudah dikirim tetap tercatat.`
             : `Blast ke ${formatNumber(total)} nomor ini akan dibatalkan dan ${formatNumber(blast.points_used)} poin dikembalikan ke saldo Anda.`
         }

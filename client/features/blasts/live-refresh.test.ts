@@ -2,7 +2,7 @@
 // move after the blast completed, for a while, and stops once nothing can move.
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { DeliveryState } from '#common/delivery-states.ts';
-import { LIVE_MS, refreshDetail, SETTLING_MS } from './live-refresh.ts';
+import { LIVE_MS, refreshBlastList, refreshDetail, SETTLING_MS } from './live-refresh.ts';
 
 const NOW = Date.parse('2026-01-10T10:00:00.000Z');
 const ago = (ms: number) => new Date(NOW - ms).toISOString();
@@ -46,5 +46,15 @@ describe('refreshDetail', () => {
     expect(refreshDetail(blast(['read', 'failed']))).toBe(false);
     expect(refreshDetail({ ...blast(['sent']), delivery_mode: 'manual' })).toBe(false);
     expect(refreshDetail(undefined)).toBe(false);
+  });
+});
+
+describe('a gateway blast', () => {
+  it('is followed live as a Cloud API one is, in its detail and in the lists', () => {
+    const sending = { ...blast(['queued'], { status: 'pending', processed_at: null }) };
+    const gateway = { ...sending, delivery_mode: 'gateway' as const };
+    expect(refreshDetail(gateway)).toBe(LIVE_MS);
+    expect(refreshDetail({ ...blast(['sent']), delivery_mode: 'gateway' })).toBe(LIVE_MS);
+    expect(refreshBlastList([gateway])).toBe(LIVE_MS);
   });
 });

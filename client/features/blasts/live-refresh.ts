@@ -1,13 +1,15 @@
-// How often a blast screen reads again: every LIVE_MS while a Cloud API blast on it is still being
-// sent (the engine moves its numbers by the second), else the lists' usual cadence. A detail also
-// follows a Cloud API blast for a while after it completed: Meta reports delivered, read and late
-// failures after the send, and a number counts as sent (so the blast as done) on its first answer.
+// How often a blast screen reads again: every LIVE_MS while a blast the engine sends (Cloud API or
+// gateway) is still being sent (the engine moves its numbers by the second), else the lists' usual
+// cadence. A detail also follows such a blast for a while after it completed: WhatsApp reports
+// delivered, read and late failures after the send, and a number counts as sent (so the blast as
+// done) on its first answer.
+import { sentByEngine } from '#common/blast-rules.ts';
 import type { Blast, BlastDetail } from '#common/blasts.ts';
 import type { DeliveryState } from '#common/delivery-states.ts';
 import { refreshWhilePending } from '#client/lib/query-client.ts';
 
 export const LIVE_MS = 2_000;
-/** How long after a Cloud API blast ended its detail keeps following numbers that can still move. */
+/** How long after an engine's blast ended its detail keeps following numbers that can still move. */
 export const SETTLING_MS = 15 * 60_000;
 
 type Shown = Pick<Blast, 'status' | 'delivery_mode'>;
@@ -16,14 +18,14 @@ type ShownDetail = Shown & Pick<BlastDetail, 'processed_at' | 'numbers'>;
 /** States Meta may still move a number out of (sent to delivered, read or a late failure). */
 const MOVING: ReadonlySet<DeliveryState> = new Set(['queued', 'sending', 'sent', 'delivered']);
 
-/** A Cloud API blast still pending: its numbers are being sent now. */
+/** An engine's blast (Cloud API, gateway) still pending: its numbers are being sent now. */
 export const beingSent = (blast: Shown) =>
-  blast.status === 'pending' && blast.delivery_mode === 'cloud_api';
+  blast.status === 'pending' && sentByEngine(blast.delivery_mode);
 
-/** A Cloud API blast that ended lately with numbers whose statuses may still come in. */
+/** An engine's blast that ended lately with numbers whose statuses may still come in. */
 export const stillSettling = (blast: ShownDetail, now = Date.now()) =>
   blast.status !== 'pending' &&
-  blast.delivery_mode === 'cloud_api' &&
+  sentByEngine(blast.delivery_mode) &&
   blast.processed_at !== null &&
   now - Date.parse(blast.processed_at) < SETTLING_MS &&
   blast.numbers.some((n) => n.delivery !== null && MOVING.has(n.delivery.state));

@@ -4,7 +4,10 @@ import crypto from 'node:crypto';
 import { sql } from 'kysely';
 import {
   BLAST_MESSAGES,
+  CHANNEL_NAMES,
+  channelName,
   resultStatuses,
+  sentByEngine,
   resultSumMessage,
   type Blast,
   type BlastDetail,
@@ -24,6 +27,7 @@ import {
   TEMPLATE_MESSAGES,
   templateValuesProblem,
 } from '#common/templates.ts';
+import { spintaxProblem } from '#common/spintax.ts';
 import { errorMeaning } from '#common/whatsapp-errors.ts';
 import type { PageQuery } from '#common/pagination.ts';
 import { formatNumber } from '#common/format.ts';
@@ -323,18 +327,22 @@ function newBlastRow(
 }
 
 /**
- * What the blast sends in the current mode: in manual mode the client's message; in Cloud API
- * mode an enabled template with valid parameters, whose rendered text is the stored message.
+ * What the blast sends in the current mode: in manual mode the client's message; in gateway mode
+ * the client's message as typed, its spintax checked (each number gets its own rendering when
+ * sent, decision 213); in Cloud API mode an enabled template with valid parameters, whose
+ * rendered text is the stored message.
  */
 async function messageOf(
   db: DbHandle['db'],
   mode: DeliveryMode,
   input: CreateBlast,
 ): Promise<{ message: string; template: BlastTemplate | null }> {
-  if (mode === 'manual') {
+  if (mode === 'manual' || mode === 'gateway') {
     if (input.template_id !== undefined || input.parameters !== undefined)
       throw new HttpError(422, TEMPLATE_MESSAGES.manualOnly);
     if (input.message === undefined) throw new HttpError(422, BLAST_MESSAGES.emptyMessage);
+    const problem = mode === 'gateway' ? spintaxProblem(input.message) : null;
+    if (problem) throw new HttpError(422, problem);
     return { message: input.message, template: null };
   }
   if (input.template_id === undefined) throw new HttpError(422, TEMPLATE_MESSAGES.choose);
@@ -368,8 +376,8 @@ function requestHash(input: CreateBlast): string {
 }
 
 /**
- * Creates a blast and charges its unique valid numbers once; in Cloud API mode its numbers are
- * queued for the delivery engine in the same transaction (the outbox, decision 204). With an
+ * Creates a blast and charges its unique valid numbers once; in Cloud API and gateway mode its
+ * numbers are queued for the delivery engine in the same transaction (the outbox, decision 204). With an
  * idempotency key, the answer is stored with the key, and every retry of the same request gets it.
  */
 export async function createBlast(
@@ -391,8 +399,9 @@ export async function createBlast(
   return transact(database, async (tx) => {
     const owner = await holdClient(tx, userId);
     const row = newBlastRow(userId, { message, image_url: input.image_url }, count, mode, template);
-    // Cloud API numbers are queued now, due at once; manual ones have no delivery.
-    const queued = mode === 'manual' ? null : row.created_at;
+    // The engine's numbers (Cloud API, gateway) are queued now, due at once; manual ones have no
+    // delivery.
+    const queued = sentByEngine(mode) ? row.created_at : null;
     const state = queued === null ? null : ('queued' as const);
     const blast = withDetail(
       { ...row, username: owner.username },
@@ -467,14 +476,17 @@ const CLOSED_MESSAGE: Record<string, string> = {
   cancelled: BLAST_MESSAGES.cancelled,
 };
 
-export const DELIVERED_BY_ENGINE =
-  'Hasil blast ini dicatat otomatis dari pengiriman WhatsApp Cloud API dan tidak diinput manual';
+/** Why the admin may not type an engine-sent blast's results, naming its channel. */
+export const deliveredByEngine = (channel: string) =>
+  `Hasil blast ini dicatat otomatis dari pengiriman ${channel} dan tidak diinput manual`;
+export const DELIVERED_BY_ENGINE = deliveredByEngine(CHANNEL_NAMES.cloud_api);
 
 /** The admin's results are typed for a manual blast only, and not once it is closed. */
 function refuseResultEntry(blast: BlastsTable) {
   const closed = CLOSED_MESSAGE[blast.status];
   if (closed) throw conflict(closed);
-  if (blast.delivery_mode !== 'manual') throw conflict(DELIVERED_BY_ENGINE);
+  const channel = channelName(blast.delivery_mode);
+  if (channel !== null) throw conflict(deliveredByEngine(channel));
 }
 
 /**
@@ -636,7 +648,7 @@ export async function saveNumberStatuses(
   return getBlast(database, id);
 }
 
-/** Why a Cloud API number was never sent: the blast was closed while it waited. */
+/** Why an engine's number was never sent: the blast was closed while it waited. */
 const CLOSED_BEFORE_SENDING: Record<'rejected' | 'cancelled', string> = {
   rejected: 'Blast ditolak admin sebelum nomor ini dikirim',
   cancelled: 'Blast dibatalkan sebelum nomor ini dikirim',
@@ -660,8 +672,8 @@ async function stopSending(tx: Tx, id: string, outcome: 'rejected' | 'cancelled'
 }
 
 /**
- * Admin reject or client cancel of a pending blast. A manual blast gets every point back. A Cloud
- * API blast stops sending: its numbers still waiting fail with the reason and are refunded with
+ * Admin reject or client cancel of a pending blast. A manual blast gets every point back. An
+ * engine-sent blast (Cloud API, gateway) stops sending: its numbers still waiting fail with the reason and are refunded with
  * those already failed; numbers already on their way settle as their outcomes arrive.
  */
 export async function closeBlast(
@@ -674,7 +686,7 @@ export async function closeBlast(
   await transact(database, async (tx) => {
     const blast = await lockBlast(tx, id, ownerId);
     if (blast.status !== 'pending') throw conflict(BLAST_MESSAGES.notPending);
-    const counts = blast.delivery_mode === 'manual' ? null : await stopSending(tx, id, outcome);
+    const counts = sentByEngine(blast.delivery_mode) ? await stopSending(tx, id, outcome) : null;
     const refund = counts ? counts.failed_count + counts.no_wa_count : blast.points_used;
     const description = counts
       ? `Refund: blast ${outcome === 'rejected' ? 'ditolak admin' : 'dibatalkan'}, ${refund} nomor tidak terkirim`
@@ -719,7 +731,7 @@ async function sendsAnswered({ db }: DbHandle, id: string, timeoutMs = 3000) {
 }
 
 /**
- * Brings a Cloud API blast up to date with its numbers' statuses (the delivery engine calls it
+ * Brings an engine-sent blast (Cloud API, gateway) up to date with its numbers' statuses (the delivery engine calls it
  * after any change, in the same transaction): the counts follow the statuses; the blast is
  * completed once no number is pending, its failed and no-WhatsApp numbers refunded once; a change
  * after that (a late failure, the last outcomes of a cancelled blast) moves the refund by its

@@ -13,6 +13,8 @@ import {
   type CloudApiCredentials,
 } from './cloud-api.ts';
 import { credentialsOf, readDelivery } from './delivery.service.ts';
+import { claimForDevices, holdDevice, type GatewayClaimed } from './gateway-outbox.ts';
+import { readGatewaySending, sendThroughGateway, type GatewaySending } from './gateway-sender.ts';
 import {
   anyDue,
   applyEvents,
@@ -39,12 +41,15 @@ export interface EngineOptions extends Retrying {
   unansweredMs: number;
   /** How often an idle worker looks for work. */
   idleMs: number;
+  /** How long one second of the gateway's human pacing lasts (1000; tests shorten it). */
+  gatewaySecondMs: number;
 }
 
 export const ENGINE_DEFAULTS: EngineOptions = {
   recipientGapMs: 6000,
   unansweredMs: 10 * 60 * 1000,
   idleMs: 200,
+  gatewaySecondMs: 1000,
   retryBaseMs: 2000,
   maxAttempts: 8,
   pauseMs: 15 * 60 * 1000,
@@ -120,7 +125,8 @@ export class DeliveryEngine {
    */
   private async step(): Promise<number> {
     const { database } = this.context;
-    const until = Date.now() + (await this.claimAndSend());
+    const until =
+      Date.now() + Math.min(await this.claimAndSend(), await this.claimAndSendGateway());
     await this.flush();
     await applyEvents(database);
     if (Date.now() - this.lastSweep > 1000) {
@@ -138,7 +144,11 @@ export class DeliveryEngine {
     const { database } = this.context;
     const delivery = await readDelivery(database.db, this.context.secrets);
     const credentials = credentialsOf(delivery);
-    if (!credentials || this.inFlight.size >= MAX_IN_FLIGHT || !(await anyDue(database)))
+    if (
+      !credentials ||
+      this.inFlight.size >= MAX_IN_FLIGHT ||
+      !(await anyDue(database, 'cloud_api'))
+    )
       return this.options.idleMs;
     const { claimed, waitMs } = await claimDue(database, {
       messagesPerSecond: credentials.messages_per_second,
@@ -148,6 +158,41 @@ export class DeliveryEngine {
     });
     for (const number of claimed) this.track(this.send(credentials, number));
     return Math.min(waitMs, this.options.idleMs);
+  }
+
+  /** Lets each gateway device whose gap has passed take a number and send it like a person. */
+  private async claimAndSendGateway(): Promise<number> {
+    const { database, secrets } = this.context;
+    const gateway = await readGatewaySending(database.db, secrets, this.options.gatewaySecondMs);
+    if (!gateway || !(await anyDue(database, 'gateway'))) return this.options.idleMs;
+    const { claimed, waitMs } = await claimForDevices(database, gateway);
+    for (const number of claimed) this.track(this.sendGateway(gateway, number));
+    return Math.min(waitMs, this.options.idleMs);
+  }
+
+  private async sendGateway(gateway: GatewaySending, number: GatewayClaimed): Promise<void> {
+    const outcome = await sendThroughGateway(
+      this.context,
+      gateway,
+      number,
+      (ms) => new Promise((resolve) => setTimeout(resolve, ms)),
+    );
+    if (outcome.kind === 'held') {
+      // A restriction waits for the admin; a device that lost its session is tried again later.
+      const until = outcome.code === null ? Date.now() + this.options.pauseMs : null;
+      await holdDevice(this.context.database, number.device, {
+        reason: outcome.title,
+        code: outcome.code,
+        until,
+      });
+      this.context.log.warn({ device: number.device, code: outcome.code }, 'gateway device held');
+    }
+    this.results.push({
+      blastId: number.blastId,
+      idx: number.idx,
+      outcome,
+      at: new Date().toISOString(),
+    });
   }
 
   private track(work: Promise<void>) {

@@ -52,7 +52,11 @@ export type SendOutcome =
   /** No connection was made: nothing was sent. */
   | { kind: 'unreachable' }
   /** The answer never came: the message may have been sent; a webhook will say. */
-  | { kind: 'unknown' };
+  | { kind: 'unknown' }
+  /** Checked before sending: the number is not on WhatsApp (the gateway's check). */
+  | { kind: 'not_on_whatsapp' }
+  /** The sending device is held (a gateway device restricted or gone): another one sends it. */
+  | { kind: 'held'; code: number | null; title: string };
 
 export interface SendResult {
   blastId: string;
@@ -102,13 +106,19 @@ function recentClaims(engine: DeliveryEngineTable, at: number): [number, number]
   return claims.filter(([when]) => when > at - SECOND_MS);
 }
 
-/** Whether some queued number is due: a cheap look before a claim's transaction. */
-export async function anyDue({ db }: DbHandle, at = Date.now()): Promise<boolean> {
+/** Whether some queued number of a blast sent by `mode` is due: a cheap look before a claim. */
+export async function anyDue(
+  { db }: DbHandle,
+  mode: 'cloud_api' | 'gateway',
+  at = Date.now(),
+): Promise<boolean> {
   const row = await db
-    .selectFrom('blast_numbers')
-    .select('idx')
-    .where('state', '=', 'queued')
-    .where('next_attempt_at', '<=', iso(at))
+    .selectFrom('blast_numbers as n')
+    .innerJoin('blasts as b', 'b.id', 'n.blast_id')
+    .select('n.idx')
+    .where('n.state', '=', 'queued')
+    .where('n.next_attempt_at', '<=', iso(at))
+    .where('b.delivery_mode', '=', mode)
     .limit(1)
     .executeTakeFirst();
   return row !== undefined;
@@ -153,6 +163,7 @@ export async function claimDue(
       .selectFrom('blast_numbers as n')
       .innerJoin('blasts as b', 'b.id', 'n.blast_id')
       .select(['n.blast_id', 'n.idx', 'n.number', 'b.template', 'b.image_url', 'b.media_id'])
+      .where('b.delivery_mode', '=', 'cloud_api')
       .where('n.state', '=', 'queued')
       .where('n.next_attempt_at', '<=', iso(at))
       .orderBy('n.next_attempt_at')
@@ -450,6 +461,24 @@ function resultChange(
       };
     case 'unknown':
       return { change: null };
+    case 'not_on_whatsapp':
+      return {
+        change: {
+          ...trackOf(row),
+          state: 'failed',
+          failed_at: at,
+          status: 'no_wa',
+          error_code: null,
+          error_title: NOT_ON_WHATSAPP,
+        },
+      };
+    case 'held':
+      // Not the number's fault: its attempt is not counted.
+      return again(atMs, {
+        attempts: row.attempts - 1,
+        error_code: outcome.code,
+        error_title: outcome.title,
+      });
     case 'unreachable':
     case 'refused': {
       const error =
@@ -474,6 +503,9 @@ function resultChange(
     }
   }
 }
+
+/** Why a number the gateway checked was never sent (Indonesian, as the client reads it). */
+export const NOT_ON_WHATSAPP = 'Nomor tidak terdaftar di WhatsApp';
 
 /** The wait before attempt `attempts + 1`: doubling from the base, at most ten minutes. */
 function backoff(attempts: number, { retryBaseMs }: Retrying): number {

@@ -1,11 +1,13 @@
 // Form Blast (/blast-form): the tiles, then the form: numbers, message and optional image, checked
 // in SPEC section 5's order on submit (the wrong field says why and takes focus), then sent. In
-// Cloud API mode the message is an enabled template with its parameters (decision 206).
+// Cloud API mode the message is an enabled template with its parameters (decision 206); in gateway
+// mode it is the same free message, with spintax checked live and a preview (decision 213).
 import { Coins, Target, Wallet } from 'lucide-react';
 import { useMemo, type FormEvent, type ReactNode } from 'react';
 import { useForm, useWatch, type FieldErrors, type UseFormRegisterReturn } from 'react-hook-form';
 import { useNavigate } from 'react-router';
 import { MAX_MESSAGE_LENGTH } from '#common/blast-rules.ts';
+import { spintaxProblem } from '#common/spintax.ts';
 import {
   analyzeNumbers,
   MAX_NUMBERS_PER_BLAST,
@@ -32,6 +34,7 @@ import {
 import { BlastImageField } from '#client/features/blasts/blast-image-field.tsx';
 import { BlastNumbersField } from '#client/features/blasts/blast-numbers-field.tsx';
 import { SendButton } from '#client/features/blasts/blast-send-button.tsx';
+import { SPINTAX_HINT, SpintaxPreview } from '#client/features/blasts/spintax-preview.tsx';
 import { TemplateBlastForm } from '#client/features/blasts/template-blast-form.tsx';
 import { useSendBlast } from '#client/features/blasts/use-send-blast.tsx';
 import { useClientTemplates } from '#client/features/delivery/client-api.ts';
@@ -91,15 +94,20 @@ function useBlastForm(context: BlastFormContext) {
   return { form, analysis, message, image, field, dropInvalid };
 }
 
-/** The numbers, the message and the optional image, checked by SPEC's rules before sending. */
-function BlastForm({ points, allowImages }: BlastFormContext) {
+/**
+ * The numbers, the message and the optional image, checked by SPEC's rules before sending; with
+ * `spintax` (gateway mode) the message's spintax is checked as it is typed and previewed.
+ */
+function BlastForm({ points, allowImages, spintax = false }: BlastFormContext) {
   const results = useOpenResults();
   const { send, sending, uploading } = useSendBlast();
   const { form, analysis, message, image, field, dropInvalid } = useBlastForm({
     points,
     allowImages,
+    spintax,
   });
   const { errors } = form.formState;
+  const liveProblem = spintax && message.trim() ? spintaxProblem(message) : null;
 
   const sendChecked = async (blast: BlastToSend) => {
     results.prefetch();
@@ -133,9 +141,13 @@ function BlastForm({ points, allowImages }: BlastFormContext) {
           <MessageField
             field={field('message')}
             length={message.length}
-            error={errors.message?.message}
+            error={errors.message?.message ?? liveProblem ?? undefined}
+            hint={spintax ? SPINTAX_HINT : undefined}
             disabled={sending}
           />
+          {spintax && (
+            <SpintaxPreview message={message} number={analysis.unique[0]} image={image} />
+          )}
           {allowImages && (
             <BlastImageField
               image={image}
@@ -178,7 +190,11 @@ export default function BlastFormPage() {
       ) : settings.data?.delivery_mode === 'cloud_api' ? (
         <TemplateBlast points={points} allowImages={settings.data.allow_images} />
       ) : (
-        <BlastForm points={points} allowImages={settings.data?.allow_images === true} />
+        <BlastForm
+          points={points}
+          allowImages={settings.data?.allow_images === true}
+          spintax={settings.data?.delivery_mode === 'gateway'}
+        />
       )}
     </div>
   );
@@ -236,16 +252,18 @@ function MessageField({
   field,
   length,
   error,
+  hint,
   disabled,
 }: {
   field: UseFormRegisterReturn<'message'>;
   length: number;
   error?: string;
+  hint?: string;
   disabled: boolean;
 }) {
   const counterId = `${MESSAGE_ID}-counter`;
   return (
-    <Field id={MESSAGE_ID} label="Pesan" error={error} required>
+    <Field id={MESSAGE_ID} label="Pesan" error={error} hint={hint} required>
       <Textarea
         id={MESSAGE_ID}
         rows={6}
@@ -254,7 +272,9 @@ function MessageField({
         placeholder="Tulis pesan yang akan dikirim ke semua nomor..."
         required
         aria-invalid={error ? true : undefined}
-        aria-describedby={[describedBy(MESSAGE_ID, error), counterId].filter(Boolean).join(' ')}
+        aria-describedby={[describedBy(MESSAGE_ID, error, hint), counterId]
+          .filter(Boolean)
+          .join(' ')}
         disabled={disabled}
       />
       <p id={counterId} className="text-right text-xs text-muted-foreground">

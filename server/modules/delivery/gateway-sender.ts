@@ -1,0 +1,116 @@
+// One send through the WhatsApp gateway (WAHA), as a person would: check that the number is on
+// WhatsApp (when the settings ask), show "typing…" for a moment, then send the blast's text
+// (its spintax rendered for this number) with its image. Answers what the send came to.
+import { renderMessage, spintaxSeed } from '#common/spintax.ts';
+import type { Db, DbHandle } from '#server/db/connection.ts';
+import type { FileStore } from '#server/modules/uploads/file-store.ts';
+import type { GatewayClaimed, GatewayPacing } from './gateway-outbox.ts';
+import { uploadMime, type SendOutcome } from './outbox.ts';
+import type { SecretBox } from './secret-box.ts';
+import {
+  numberExists,
+  sendMessage,
+  typing,
+  WahaError,
+  type WahaConnection,
+  type WahaFile,
+} from './waha.ts';
+
+/** The gateway as a send needs it: where it is, and how it paces. */
+export interface GatewaySending extends GatewayPacing {
+  connection: WahaConnection;
+  checkNumbers: boolean;
+}
+
+/** The gateway's settings when it is configured (URL and key), else null. */
+export async function readGatewaySending(
+  db: Db,
+  box: SecretBox,
+  secondMs: number,
+): Promise<GatewaySending | null> {
+  const row = await db
+    .selectFrom('gateway_settings')
+    .selectAll()
+    .where('id', '=', 1)
+    .executeTakeFirst();
+  const apiKey = row?.api_key ? box.open(row.api_key) : null;
+  if (!row || !apiKey || row.base_url === '') return null;
+  return {
+    connection: { base_url: row.base_url, api_key: apiKey },
+    checkNumbers: row.check_numbers === 1,
+    minDelaySeconds: row.min_delay_seconds,
+    maxDelaySeconds: row.max_delay_seconds,
+    dailyLimitPerDevice: row.daily_limit_per_device,
+    sendingHours: row.sending_hours,
+    secondMs,
+  };
+}
+
+/** WhatsApp's refusals that restrict the device, not the number (WAHA passes them on). */
+const DEVICE_RESTRICTIONS: Record<number, string> = {
+  463: 'WhatsApp membatasi perangkat ini untuk menghubungi nomor baru (kode 463)',
+  475: 'Perangkat ini mencapai batas pesan WhatsApp (kode 475)',
+};
+
+/** What a failed gateway send came to. */
+export function gatewayOutcomeOf(error: unknown): SendOutcome {
+  if (!(error instanceof WahaError)) return { kind: 'unknown' };
+  if (error.kind === 'unreachable') return { kind: 'unreachable' };
+  if (error.kind !== 'answer') return { kind: 'unknown' };
+  const restriction = error.code === null ? undefined : DEVICE_RESTRICTIONS[error.code];
+  if (restriction) return { kind: 'held', code: error.code, title: restriction };
+  // The session is not there or not WORKING (logged out, stopped, still pairing).
+  if (error.status === 404 || error.status === 422)
+    return { kind: 'held', code: null, title: 'Perangkat tidak terhubung ke WhatsApp' };
+  return { kind: 'refused', code: null, title: error.message.slice(0, 500) };
+}
+
+export interface GatewayContext {
+  database: DbHandle;
+  files: FileStore;
+}
+
+/** Sends one claimed number; never throws. */
+export async function sendThroughGateway(
+  context: GatewayContext,
+  gateway: GatewaySending,
+  number: GatewayClaimed,
+  sleep: (ms: number) => Promise<void>,
+): Promise<SendOutcome> {
+  const { connection } = gateway;
+  try {
+    if (gateway.checkNumbers && !(await numberExists(connection, number.device, number.number)))
+      return { kind: 'not_on_whatsapp' };
+    const text = renderMessage(
+      number.message,
+      number.number,
+      spintaxSeed(number.blastId, number.idx),
+    );
+    const image = number.imageUrl ? await imageOf(context, number.imageUrl) : null;
+    await typing(connection, number.device, number.number, true).catch(() => undefined);
+    await sleep(typingMs(text, gateway.secondMs));
+    await typing(connection, number.device, number.number, false).catch(() => undefined);
+    const wamid = await sendMessage(connection, {
+      session: number.device,
+      number: number.number,
+      text,
+      image,
+    });
+    return { kind: 'accepted', wamid };
+  } catch (error) {
+    return gatewayOutcomeOf(error);
+  }
+}
+
+/** How long "typing…" shows: about as long as a quick typist, one to four seconds. */
+function typingMs(text: string, secondMs: number): number {
+  return Math.round(Math.min(4, Math.max(1, text.length / 40)) * secondMs);
+}
+
+/** The blast's image as WAHA takes it: its bytes, type and name. */
+async function imageOf({ database, files }: GatewayContext, url: string): Promise<WahaFile> {
+  const name = url.split('/').pop() ?? '';
+  const [bytes, mime] = await Promise.all([files.get(name), uploadMime(database, name)]);
+  if (!bytes || !mime) throw new WahaError(`Gambar ${name} tidak ditemukan`, 'unreachable');
+  return { mimetype: mime, filename: name, data: bytes.toString('base64') };
+}
