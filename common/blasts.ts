@@ -131,7 +131,11 @@ export const BlastSchema = z.object({
 export type Blast = z.infer<typeof BlastSchema>;
 
 /** One blast as its detail screen reads it: every number with its status and delivery. */
-export const BlastDetailSchema = BlastSchema.extend({ numbers: z.array(BlastNumberSchema) });
+export const BlastDetailSchema = BlastSchema.extend({
+  numbers: z.array(BlastNumberSchema),
+  /** A gateway blast waiting outside the sending hours: when they open again; else null. */
+  resumes_at: z.string().nullable(),
+});
 export type BlastDetail = z.infer<typeof BlastDetailSchema>;
 
 export const BlastSummarySchema = z.object({

@@ -152,7 +152,7 @@ function BlastNumbers({ blast }: { blast: Blast }) {
   );
 }
 
-function BlastProgress({ blast }: { blast: Blast }) {
+function BlastProgress({ blast }: { blast: BlastDetail }) {
   const pending = Math.max(
     0,
     blast.total_numbers - blast.successful_count - blast.failed_count - blast.no_wa_count,
@@ -172,15 +172,22 @@ function BlastProgress({ blast }: { blast: Blast }) {
 }
 
 /** An engine's blast: how far the sending is, and that the screen follows it by itself. */
-function SendingProgress({ blast, pending }: { blast: Blast; pending: number }) {
+function SendingProgress({ blast, pending }: { blast: BlastDetail; pending: number }) {
   const total = blast.total_numbers;
   return (
-    <p className="text-xs text-muted-foreground" aria-live="polite" data-sending-progress="">
-      {formatNumber(total - pending)} dari {formatNumber(total)} nomor selesai diproses (
-      {percentDone(total - pending, total)}%)
-      {beingSent(blast) &&
-        ` · dikirim melalui ${channelName(blast.delivery_mode) ?? ''}, diperbarui otomatis`}
-    </p>
+    <>
+      <p className="text-xs text-muted-foreground" aria-live="polite" data-sending-progress="">
+        {formatNumber(total - pending)} dari {formatNumber(total)} nomor selesai diproses (
+        {percentDone(total - pending, total)}%)
+        {beingSent(blast) &&
+          ` · dikirim melalui ${channelName(blast.delivery_mode) ?? ''}, diperbarui otomatis`}
+      </p>
+      {blast.resumes_at && (
+        <p className="text-xs font-medium text-warning" data-resumes-at="">
+          Di luar jam kirim: pengiriman dilanjutkan {formatDateTime(blast.resumes_at)}.
+        </p>
+      )}
+    </>
   );
 }
 

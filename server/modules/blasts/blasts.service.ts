@@ -27,6 +27,7 @@ import {
   TEMPLATE_MESSAGES,
   templateValuesProblem,
 } from '#common/templates.ts';
+import { sendingWindow } from '#common/sending-hours.ts';
 import { spintaxProblem } from '#common/spintax.ts';
 import { errorMeaning } from '#common/whatsapp-errors.ts';
 import type { PageQuery } from '#common/pagination.ts';
@@ -189,10 +190,23 @@ export async function getBlast(
     .where('blast_id', '=', id)
     .orderBy('idx')
     .execute();
-  return withDetail(row, rows);
+  return { ...withDetail(row, rows), resumes_at: await resumesAt(db, row) };
 }
 
-function withDetail(row: BlastRow, rows: NumberRow[]): BlastDetail {
+/** When a pending gateway blast goes on, if the gateway's sending hours are closed now. */
+async function resumesAt(db: Db, blast: { delivery_mode: string; status: string }) {
+  if (blast.delivery_mode !== 'gateway' || blast.status !== 'pending') return null;
+  const settings = await db
+    .selectFrom('gateway_settings')
+    .select('sending_hours')
+    .where('id', '=', 1)
+    .executeTakeFirst();
+  if (!settings) return null;
+  const window = sendingWindow(settings.sending_hours, Date.now());
+  return window.open ? null : new Date(window.opensAt).toISOString();
+}
+
+function withDetail(row: BlastRow, rows: NumberRow[]): Omit<BlastDetail, 'resumes_at'> {
   const numbers: BlastNumber[] = rows.map((n) => ({
     index: n.idx,
     number: n.number,
@@ -403,24 +417,27 @@ export async function createBlast(
     // delivery.
     const queued = sentByEngine(mode) ? row.created_at : null;
     const state = queued === null ? null : ('queued' as const);
-    const blast = withDetail(
-      { ...row, username: owner.username },
-      numbers.map((number, idx) => ({
-        idx,
-        number,
-        status: PENDING,
-        state,
-        attempts: 0,
-        provider_message_id: null,
-        error_code: null,
-        error_title: null,
-        queued_at: queued,
-        sent_at: null,
-        delivered_at: null,
-        read_at: null,
-        failed_at: null,
-      })),
-    );
+    const blast = {
+      resumes_at: await resumesAt(tx.db, row),
+      ...withDetail(
+        { ...row, username: owner.username },
+        numbers.map((number, idx) => ({
+          idx,
+          number,
+          status: PENDING,
+          state,
+          attempts: 0,
+          provider_message_id: null,
+          error_code: null,
+          error_title: null,
+          queued_at: queued,
+          sent_at: null,
+          delivered_at: null,
+          read_at: null,
+          failed_at: null,
+        })),
+      ),
+    };
     if (idempotencyKey) {
       const stored = await claimKey(
         tx,
