@@ -82,7 +82,7 @@ export interface BlastsTable {
   created_at: string;
   processed_at: string | null;
   /** How the blast is delivered, fixed when it is made (migration 012). */
-  delivery_mode: 'manual' | 'cloud_api';
+  delivery_mode: 'manual' | 'cloud_api' | 'gateway';
   /** The template sent, JSON (BlastTemplate); null in manual mode. */
   template: string | null;
   /** Meta's id of the uploaded header image, once uploaded. */
@@ -186,7 +186,7 @@ export interface RevokedTokensTable {
 /** How blasts are delivered (migration 011): one row, id 1; absent means manual. */
 export interface DeliverySettingsTable {
   id: number;
-  mode: 'manual' | 'cloud_api';
+  mode: 'manual' | 'cloud_api' | 'gateway';
   graph_url: string;
   api_version: string;
   phone_number_id: string;

@@ -13,6 +13,7 @@ import {
   type CloudApiCredentials,
 } from './cloud-api.ts';
 import { credentialsOf, readDelivery } from './delivery.service.ts';
+import { applyGatewayEvents } from './gateway-events.ts';
 import {
   anyDue,
   applyEvents,
@@ -123,6 +124,7 @@ export class DeliveryEngine {
     const until = Date.now() + (await this.claimAndSend());
     await this.flush();
     await applyEvents(database);
+    await applyGatewayEvents(database);
     if (Date.now() - this.lastSweep > 1000) {
       this.lastSweep = Date.now();
       // What this worker learned is recorded first: only numbers nobody has word of go back.

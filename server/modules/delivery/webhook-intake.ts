@@ -55,7 +55,14 @@ export class WebhookIntake {
     }
     await this.database.db
       .insertInto('webhook_events')
-      .values([...rows.values()].map((row) => ({ ...row, source: this.source, received_at: at, processed_at: null })))
+      .values(
+        [...rows.values()].map((row) => ({
+          ...row,
+          source: this.source,
+          received_at: at,
+          processed_at: null,
+        })),
+      )
       .onConflict((oc) => oc.column('body_sha256').doNothing())
       .execute();
   }
