@@ -64,7 +64,7 @@ const kept = () =>
     .selectAll()
     .where('source', '=', 'waha')
     .execute();
-const device = async (session: string) =>
+const device = async (session: string): Promise<Record<string, unknown> | undefined> =>
   ((await get(DEVICES)).body.items as { session: string }[]).find((d) => d.session === session);
 /** Applies what the double posted until `check` holds. */
 async function appliedUntil(check: () => Promise<boolean>) {
