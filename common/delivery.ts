@@ -1,5 +1,6 @@
-// How blasts are delivered: by hand (manual, the default) or through the WhatsApp Cloud API, and
-// the settings the Cloud API needs. Its secrets are write-only: answers say whether each is set.
+// How blasts are delivered: by hand (manual, the default), through the WhatsApp Cloud API or
+// through a self-hosted WhatsApp gateway (WAHA), and the settings each needs, with the gateway's
+// devices. Secrets are write-only: answers say whether each is set.
 import { text } from './text.ts';
 import { z } from './zod.ts';
 
@@ -60,9 +61,83 @@ export const CloudApiInputSchema = z.strictObject({
 });
 export type CloudApiInput = z.infer<typeof CloudApiInputSchema>;
 
+/** Where WAHA posts its events (each session's webhook, signed with the webhook secret). */
+export const WAHA_WEBHOOK_PATH = '/api/webhooks/waha';
+
+export const GATEWAY_PROVIDERS = ['waha'] as const;
+
+/** The gateway settings that are kept encrypted and never answered. */
+export const GATEWAY_SECRETS = ['api_key', 'webhook_secret'] as const;
+export type GatewaySecret = (typeof GATEWAY_SECRETS)[number];
+
+export const GATEWAY_DEFAULTS = {
+  provider: 'waha',
+  base_url: '',
+  session: 'default',
+  min_delay_seconds: 8,
+  max_delay_seconds: 20,
+  daily_limit_per_device: 500,
+  sending_hours: '08:00-20:00',
+  check_numbers: true,
+} as const;
+export const MAX_DELAY_SECONDS = 3600;
+
+/** A WAHA session name (one device): letters, digits, `_` and `-`. */
+export const SessionNameSchema = z
+  .string()
+  .regex(
+    /^[a-zA-Z0-9_-]{1,54}$/,
+    'Nama sesi hanya boleh huruf, angka, _ dan -, 1 sampai 54 karakter',
+  );
+
+const SENDING_HOURS = /^([01]\d|2[0-3]):[0-5]\d-([01]\d|2[0-3]):[0-5]\d$/;
+
+const delay = (label: string, fallback: number) =>
+  z
+    .number()
+    .int(`${label} harus bilangan bulat`)
+    .min(1, `${label} minimal 1 detik`)
+    .max(MAX_DELAY_SECONDS, `${label} maksimal ${MAX_DELAY_SECONDS} detik`)
+    .default(fallback);
+
+export const GatewayInputSchema = z
+  .strictObject({
+    provider: z.enum(GATEWAY_PROVIDERS).default(GATEWAY_DEFAULTS.provider),
+    base_url: text(200)
+      .regex(/^(https?:\/\/[^\s?#]+)?$/, 'Base URL harus berupa alamat http(s)')
+      .default(GATEWAY_DEFAULTS.base_url),
+    api_key: secret('API key'),
+    session: SessionNameSchema.default(GATEWAY_DEFAULTS.session),
+    webhook_secret: secret('Webhook secret'),
+    min_delay_seconds: delay('Jeda minimal', GATEWAY_DEFAULTS.min_delay_seconds),
+    max_delay_seconds: delay('Jeda maksimal', GATEWAY_DEFAULTS.max_delay_seconds),
+    daily_limit_per_device: z
+      .number()
+      .int('Batas harian per perangkat harus bilangan bulat')
+      .min(1, 'Batas harian per perangkat minimal 1')
+      .default(GATEWAY_DEFAULTS.daily_limit_per_device),
+    sending_hours: z
+      .string()
+      .trim()
+      .regex(SENDING_HOURS, 'Jam kirim harus seperti 08:00-20:00')
+      .refine(
+        (hours) => hours.slice(0, 5) < hours.slice(6),
+        'Jam mulai kirim harus lebih awal dari jam selesai',
+      )
+      .default(GATEWAY_DEFAULTS.sending_hours),
+    check_numbers: z.boolean().default(GATEWAY_DEFAULTS.check_numbers),
+  })
+  .refine((g) => g.min_delay_seconds <= g.max_delay_seconds, {
+    message: 'Jeda maksimal tidak boleh lebih kecil dari jeda minimal',
+    path: ['max_delay_seconds'],
+  });
+export type GatewayInput = z.infer<typeof GatewayInputSchema>;
+
 export const DeliveryInputSchema = z.strictObject({
   mode: z.enum(DELIVERY_MODES),
   cloud_api: CloudApiInputSchema.default(CloudApiInputSchema.parse({})),
+  /** Omitted: the gateway settings stay as saved. */
+  gateway: GatewayInputSchema.optional(),
 });
 export type DeliveryInput = z.infer<typeof DeliveryInputSchema>;
 
@@ -79,9 +154,24 @@ export const CloudApiSettingsSchema = z.object({
 });
 export type CloudApiSettings = z.infer<typeof CloudApiSettingsSchema>;
 
+export const GatewaySettingsSchema = z.object({
+  provider: z.enum(GATEWAY_PROVIDERS),
+  base_url: z.string(),
+  api_key_set: z.boolean(),
+  session: z.string(),
+  webhook_secret_set: z.boolean(),
+  min_delay_seconds: z.number(),
+  max_delay_seconds: z.number(),
+  daily_limit_per_device: z.number(),
+  sending_hours: z.string(),
+  check_numbers: z.boolean(),
+});
+export type GatewaySettings = z.infer<typeof GatewaySettingsSchema>;
+
 export const DeliverySettingsSchema = z.object({
   mode: z.enum(DELIVERY_MODES),
   cloud_api: CloudApiSettingsSchema,
+  gateway: GatewaySettingsSchema,
 });
 export type DeliverySettings = z.infer<typeof DeliverySettingsSchema>;
 
@@ -110,6 +200,60 @@ export function missingForCloudApi(settings: CloudApiSettings): string | null {
     ? `Mode Cloud API belum dapat dipakai: ${missing.join(', ')} harus diisi`
     : null;
 }
+
+/** What the gateway mode cannot run without, by the label the settings screen shows. */
+export const GATEWAY_REQUIRED: [keyof GatewaySettings, string][] = [
+  ['base_url', 'Base URL'],
+  ['api_key_set', 'API key'],
+  ['webhook_secret_set', 'Webhook secret'],
+];
+
+/** Indonesian: what is missing for the gateway mode, or null when nothing is. */
+export function missingForGateway(settings: GatewaySettings): string | null {
+  const missing = GATEWAY_REQUIRED.filter(([key]) => !settings[key]).map(([, label]) => label);
+  return missing.length
+    ? `Mode WhatsApp Gateway belum dapat dipakai: ${missing.join(', ')} harus diisi`
+    : null;
+}
+
+/** WAHA's session states, and Sebar's own hold on a device shown over them. */
+export const DEVICE_STATUSES = [
+  'STOPPED',
+  'STARTING',
+  'SCAN_QR_CODE',
+  'WORKING',
+  'FAILED',
+] as const;
+export type DeviceStatus = (typeof DEVICE_STATUSES)[number];
+
+/** A gateway device (one WAHA session) as 'Perangkat' lists it. */
+export const DeviceSchema = z.object({
+  session: z.string(),
+  /** The paired number ('628…'), once WORKING. */
+  phone: z.string().nullable(),
+  push_name: z.string().nullable(),
+  status: z.enum(DEVICE_STATUSES),
+  /** Sebar's pause: until when (null with a reason: until the admin resumes) and why. */
+  paused_until: z.string().nullable(),
+  pause_reason: z.string().nullable(),
+  error_code: z.number().nullable(),
+  /** Numbers it sent since midnight, Asia/Jakarta. */
+  sent_today: z.number(),
+});
+export type Device = z.infer<typeof DeviceSchema>;
+
+export const DeviceListSchema = z.object({
+  items: z.array(DeviceSchema),
+  daily_limit: z.number(),
+  /** Whether the statuses were just read from the gateway; false: as last heard (see `message`). */
+  live: z.boolean(),
+  /** Indonesian: why the gateway could not be asked, or null. */
+  message: z.string().nullable(),
+});
+export type DeviceList = z.infer<typeof DeviceListSchema>;
+
+export const DeviceInputSchema = z.strictObject({ session: SessionNameSchema });
+export type DeviceInput = z.infer<typeof DeviceInputSchema>;
 
 /** The engine as the queue card shows it: off in manual mode (nothing is sent by Sebar). */
 export const ENGINE_STATES = ['off', 'running', 'paused', 'stopped'] as const;

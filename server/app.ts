@@ -16,6 +16,7 @@ import { DeliveryEngine } from './modules/delivery/engine.ts';
 import { contactsRoutes } from './modules/contacts/contacts.routes.ts';
 import { dashboardRoutes } from './modules/dashboard/dashboard.routes.ts';
 import { deliveryRoutes } from './modules/delivery/delivery.routes.ts';
+import { devicesRoutes } from './modules/delivery/devices.routes.ts';
 import { loadSecretBox } from './modules/delivery/secret-box.ts';
 import { webhooksRoutes } from './modules/delivery/webhooks.routes.ts';
 import { templatesRoutes } from './modules/delivery/templates.routes.ts';
@@ -51,6 +52,7 @@ export const MODULES = [
   uploadsRoutes,
   dashboardRoutes,
   deliveryRoutes,
+  devicesRoutes,
   webhooksRoutes,
   templatesRoutes,
   healthRoutes,

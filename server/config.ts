@@ -28,6 +28,11 @@ export interface Config {
   /** Expensive requests (blast creation, image uploads) in flight per user; 0 turns the bound off. */
   clientInFlight: number;
   clientDir: string;
+  /**
+   * Where WAHA reaches this server (SEBAR_PUBLIC_URL, e.g. `https://sebar.example.com`): the
+   * devices' webhooks point there. Unset: `http://127.0.0.1:<the listening port>`.
+   */
+  publicUrl: string | null;
   logLevel: string;
   /** Whether this server process runs a delivery worker (off when workers run apart). */
   deliveryWorker: boolean;
@@ -59,6 +64,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     userRateLimit: num('SEBAR_USER_RATE_LIMIT', 1200),
     clientInFlight: num('SEBAR_CLIENT_IN_FLIGHT', 2),
     clientDir: path.resolve(env.SEBAR_CLIENT_DIR ?? 'dist/client'),
+    publicUrl: env.SEBAR_PUBLIC_URL?.trim().replace(/\/+$/, '') || null,
     logLevel: env.LOG_LEVEL ?? 'info',
     deliveryWorker: !['0', 'false', 'off'].includes(env.SEBAR_DELIVERY_WORKER ?? ''),
     delivery: {

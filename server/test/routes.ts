@@ -155,6 +155,8 @@ export function pathFor(url: string, fx: Fixtures): string {
     ['/api/admin/qr-data/:filename', fx.qrName],
     // No template is synced in the fixtures (no Cloud API): the route answers 404 for it.
     ['/api/admin/delivery/templates/:id', '1029384756000001'],
+    // No gateway device is added in the fixtures: the routes answer 404 for it.
+    ['/api/admin/delivery/devices/:session', 'perangkat-1'],
     ['/uploads/:name', fx.imageName],
   ];
   if (!url.includes(':')) return url;
@@ -208,6 +210,9 @@ export function exampleBody(
       };
     case 'PUT /api/admin/delivery':
       return { body: { mode: 'manual', cloud_api: { messages_per_second: 30 } } };
+    // No gateway is set up in the fixtures: refused with 422, nothing made.
+    case 'POST /api/admin/delivery/devices':
+      return { body: { session: 'perangkat-1' } };
     // Switching off: allowed for any template, whatever its status.
     case 'PUT /api/admin/delivery/templates/:id':
       return { body: { enabled: false } };

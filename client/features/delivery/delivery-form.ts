@@ -26,15 +26,46 @@ export const DeliveryFormSchema = viaForm(
         messages_per_second: toNumber(messages_per_second),
         daily_recipient_limit: toNumber(daily_recipient_limit) ?? null,
       })),
+    gateway: z
+      .object({
+        provider: z.literal('waha'),
+        base_url: z.string(),
+        api_key: secret,
+        session: z.string(),
+        webhook_secret: secret,
+        min_delay_seconds: z.string(),
+        max_delay_seconds: z.string(),
+        daily_limit_per_device: z.string(),
+        sending_hours: z.string(),
+        check_numbers: z.boolean(),
+      })
+      .transform(({ min_delay_seconds, max_delay_seconds, daily_limit_per_device, ...fields }) => ({
+        ...fields,
+        min_delay_seconds: toNumber(min_delay_seconds),
+        max_delay_seconds: toNumber(max_delay_seconds),
+        daily_limit_per_device: toNumber(daily_limit_per_device),
+      })),
   }),
   DeliveryInputSchema,
 );
 export type DeliveryForm = z.input<typeof DeliveryFormSchema>;
 
 /** The form's fields for saved settings: secrets start blank (they are never sent back). */
-export function deliveryFormValues({ mode, cloud_api }: DeliverySettings): DeliveryForm {
+export function deliveryFormValues({ mode, cloud_api, gateway }: DeliverySettings): DeliveryForm {
   return {
     mode,
+    gateway: {
+      provider: gateway.provider,
+      base_url: gateway.base_url,
+      api_key: '',
+      session: gateway.session,
+      webhook_secret: '',
+      min_delay_seconds: String(gateway.min_delay_seconds),
+      max_delay_seconds: String(gateway.max_delay_seconds),
+      daily_limit_per_device: String(gateway.daily_limit_per_device),
+      sending_hours: gateway.sending_hours,
+      check_numbers: gateway.check_numbers,
+    },
     cloud_api: {
       graph_url: cloud_api.graph_url,
       api_version: cloud_api.api_version,

@@ -1,4 +1,4 @@
-// How blasts are delivered: the admin's delivery settings, the Cloud API connection check, and
+// How blasts are delivered: the admin's delivery settings, the connection checks (Cloud API, gateway), and
 // the delivery queue with the resume of a paused engine.
 import {
   ConnectionCheckSchema,
@@ -8,7 +8,8 @@ import {
 } from '#common/delivery.ts';
 import type { App, AppContext } from '#server/app-context.ts';
 import { currentUser } from '#server/plugins/auth.ts';
-import { checkConnection, deliveryView, readDelivery, saveDelivery } from './delivery.service.ts';
+import { checkConnection, readSettings, saveDelivery } from './delivery.service.ts';
+import { checkGateway } from './gateway.service.ts';
 import { readQueue, resumeEngine } from './queue.service.ts';
 
 const tags = ['delivery'];
@@ -18,7 +19,7 @@ export function deliveryRoutes(app: App, { database, secrets }: AppContext) {
   app.get(
     '/api/admin/delivery',
     { config: { access: 'admin' }, schema: { tags, response: { 200: DeliverySettingsSchema } } },
-    async () => deliveryView(await readDelivery(db, secrets)),
+    () => readSettings(db, secrets),
   );
   app.put(
     '/api/admin/delivery',
@@ -32,6 +33,11 @@ export function deliveryRoutes(app: App, { database, secrets }: AppContext) {
     '/api/admin/delivery/test',
     { config: { access: 'admin' }, schema: { tags, response: { 200: ConnectionCheckSchema } } },
     () => checkConnection(db, secrets),
+  );
+  app.post(
+    '/api/admin/delivery/gateway/test',
+    { config: { access: 'admin' }, schema: { tags, response: { 200: ConnectionCheckSchema } } },
+    () => checkGateway(db, secrets),
   );
   app.get(
     '/api/admin/delivery/queue',

@@ -1,9 +1,10 @@
-// The delivery settings: read with defaults (manual mode), saved with their secrets sealed, and
-// the connection check behind 'Tes Koneksi'.
+// The delivery settings: read with defaults (manual mode), saved with their secrets sealed (the
+// gateway's with them, gateway.service.ts), and the connection check behind 'Tes Koneksi'.
 import {
   CLOUD_API_DEFAULTS,
   CLOUD_API_SECRETS,
   missingForCloudApi,
+  missingForGateway,
   type CloudApiSecret,
   type ConnectionCheck,
   type DeliveryInput,
@@ -21,6 +22,13 @@ import {
   readTemplates,
   type CloudApiCredentials,
 } from './cloud-api.ts';
+import {
+  checkGateway,
+  gatewayAfter,
+  gatewayView,
+  readGateway,
+  writeGateway,
+} from './gateway.service.ts';
 import type { SecretBox } from './secret-box.ts';
 
 /** The settings with their secrets opened: null when unset (or sealed under another key). */
@@ -77,8 +85,14 @@ export async function readDeliveryMode(db: Db): Promise<DeliveryMode> {
   return row?.mode ?? DEFAULT_DELIVERY.mode;
 }
 
+/** Every delivery setting as answered (the gateway's too), secrets only as whether set. */
+export async function readSettings(db: Db, box: SecretBox): Promise<DeliverySettings> {
+  const [delivery, gateway] = await Promise.all([readDelivery(db, box), readGateway(db, box)]);
+  return { ...deliveryView(delivery), gateway: gatewayView(gateway) };
+}
+
 /** The settings as answered: each secret only as whether it is set. */
-export function deliveryView({ mode, cloud_api }: Delivery): DeliverySettings {
+export function deliveryView({ mode, cloud_api }: Delivery): Omit<DeliverySettings, 'gateway'> {
   const { access_token, app_secret, verify_token, ...open } = cloud_api;
   return {
     mode,
@@ -123,8 +137,13 @@ export async function saveDelivery(
       CLOUD_API_SECRETS.map((name) => [name, given[name] ?? before.cloud_api[name]]),
     ) as Record<CloudApiSecret, string | null>;
     const after: Delivery = { mode: input.mode, cloud_api: { ...open, ...secrets } };
-    const missing = after.mode === 'cloud_api' && missingForCloudApi(deliveryView(after).cloud_api);
+    const gatewayBefore = await readGateway(tx.db, box);
+    const gateway = gatewayAfter(gatewayBefore, input.gateway);
+    const missing =
+      (after.mode === 'cloud_api' && missingForCloudApi(deliveryView(after).cloud_api)) ||
+      (after.mode === 'gateway' && missingForGateway(gatewayView(gateway)));
     if (missing) throw new HttpError(422, missing);
+    if (input.gateway) await writeGateway(tx, box, gateway);
     const values = { ...rowOf(after, box), updated_at: now() };
     await tx.db
       .insertInto('delivery_settings')
@@ -136,11 +155,11 @@ export async function saveDelivery(
       action: 'delivery.update',
       targetType: 'delivery_settings',
       targetId: '1',
-      before: deliveryView(before),
-      after: deliveryView(after),
+      before: { ...deliveryView(before), gateway: gatewayView(gatewayBefore) },
+      after: { ...deliveryView(after), gateway: gatewayView(gateway) },
     });
   });
-  return deliveryView(await readDelivery(database.db, box));
+  return readSettings(database.db, box);
 }
 
 /** The settings as stored: the secrets sealed. */
@@ -156,9 +175,13 @@ function rowOf({ mode, cloud_api }: Delivery, box: SecretBox) {
   };
 }
 
-/** 'Tes Koneksi': reads the phone number and the templates with the saved settings. */
+/**
+ * 'Tes Koneksi': reads the phone number and the templates with the saved settings; in the gateway
+ * mode, asks WAHA instead.
+ */
 export async function checkConnection(db: Db, box: SecretBox): Promise<ConnectionCheck> {
   const delivery = await readDelivery(db, box);
+  if (delivery.mode === 'gateway') return checkGateway(db, box);
   const failed = (message: string): ConnectionCheck => ({
     ok: false,
     message,

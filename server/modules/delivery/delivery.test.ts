@@ -51,6 +51,8 @@ describe('delivery settings', () => {
         messages_per_second: 20,
         daily_recipient_limit: null,
       },
+      // The gateway's block (issue 29), its defaults.
+      gateway: expect.objectContaining({ provider: 'waha', api_key_set: false }),
     });
   });
 
@@ -106,6 +108,7 @@ describe('delivery settings', () => {
     const expected = {
       mode: 'cloud_api',
       cloud_api: { ...open, access_token_set: true, app_secret_set: true, verify_token_set: true },
+      gateway: expect.objectContaining({ provider: 'waha' }),
     };
     expect(answer.body).toEqual(expected);
     expect((await server.api('GET', '/api/admin/delivery', { token: admin })).body).toEqual(

@@ -13,6 +13,7 @@ import {
   type CloudApiCredentials,
 } from './cloud-api.ts';
 import { credentialsOf, readDelivery } from './delivery.service.ts';
+import { applyGatewayEvents } from './gateway-events.ts';
 import { claimForDevices, holdDevice, type GatewayClaimed } from './gateway-outbox.ts';
 import { readGatewaySending, sendThroughGateway, type GatewaySending } from './gateway-sender.ts';
 import {
@@ -129,6 +130,7 @@ export class DeliveryEngine {
       Date.now() + Math.min(await this.claimAndSend(), await this.claimAndSendGateway());
     await this.flush();
     await applyEvents(database);
+    await applyGatewayEvents(database);
     if (Date.now() - this.lastSweep > 1000) {
       this.lastSweep = Date.now();
       // What this worker learned is recorded first: only numbers nobody has word of go back.

@@ -5,6 +5,7 @@ import { renderMessage, spintaxSeed } from '#common/spintax.ts';
 import type { Db, DbHandle } from '#server/db/connection.ts';
 import type { FileStore } from '#server/modules/uploads/file-store.ts';
 import type { GatewayClaimed, GatewayPacing } from './gateway-outbox.ts';
+import { gatewayConnectionOf, readGateway } from './gateway.service.ts';
 import { uploadMime, type SendOutcome } from './outbox.ts';
 import type { SecretBox } from './secret-box.ts';
 import {
@@ -22,26 +23,22 @@ export interface GatewaySending extends GatewayPacing {
   checkNumbers: boolean;
 }
 
-/** The gateway's settings when it is configured (URL and key), else null. */
+/** The gateway's settings as the engine paces by them, when it is configured; else null. */
 export async function readGatewaySending(
   db: Db,
   box: SecretBox,
   secondMs: number,
 ): Promise<GatewaySending | null> {
-  const row = await db
-    .selectFrom('gateway_settings')
-    .selectAll()
-    .where('id', '=', 1)
-    .executeTakeFirst();
-  const apiKey = row?.api_key ? box.open(row.api_key) : null;
-  if (!row || !apiKey || row.base_url === '') return null;
+  const gateway = await readGateway(db, box);
+  const connection = gatewayConnectionOf(gateway);
+  if (!connection) return null;
   return {
-    connection: { base_url: row.base_url, api_key: apiKey },
-    checkNumbers: row.check_numbers === 1,
-    minDelaySeconds: row.min_delay_seconds,
-    maxDelaySeconds: row.max_delay_seconds,
-    dailyLimitPerDevice: row.daily_limit_per_device,
-    sendingHours: row.sending_hours,
+    connection,
+    checkNumbers: gateway.check_numbers,
+    minDelaySeconds: gateway.min_delay_seconds,
+    maxDelaySeconds: gateway.max_delay_seconds,
+    dailyLimitPerDevice: gateway.daily_limit_per_device,
+    sendingHours: gateway.sending_hours,
     secondMs,
   };
 }

@@ -204,3 +204,18 @@ export function messageIdOf(id: unknown): string | null {
   const serialized = (id as { _serialized?: unknown } | null)?._serialized;
   return typeof serialized === 'string' && serialized !== '' ? serialized : null;
 }
+
+/** Every session the gateway knows, stopped ones too: what 'Tes Koneksi' asks. */
+export const listSessions = (connection: WahaConnection) =>
+  wahaRequest<WahaSession[]>(connection, '/api/sessions', { query: { all: 'true' } });
+
+/** Indonesian, for the admin: what a failed WAHA call says about the gateway's settings. */
+export function wahaProblem(error: WahaError, baseUrl: string): string {
+  if (error.kind === 'timeout')
+    return `WAHA di ${baseUrl} tidak menjawab dalam ${WAHA_TIMEOUT_MS / 1000} detik`;
+  if (error.kind !== 'answer') return `WAHA di ${baseUrl} tidak dapat dihubungi`;
+  const detail = ` (HTTP ${error.status ?? '?'}: ${error.message})`;
+  if (error.status === 401 || error.status === 403) return `API key WAHA ditolak${detail}`;
+  if (error.status === 404) return `Tidak ditemukan di WAHA${detail}`;
+  return `WAHA menolak permintaan${detail}`;
+}

@@ -1,12 +1,18 @@
-// Meta's calls to Sebar: the webhook handshake (GET) and signed status deliveries (POST). Both are
-// public: the verify token and the body's signature are the credentials.
+// Meta's calls to Sebar: the webhook handshake (GET) and signed status deliveries (POST); and the
+// WhatsApp gateway's (WAHA's) signed events. All public: the verify token and the bodies'
+// signatures are the credentials.
 import { ErrorSchema } from '#common/auth.ts';
-import { WEBHOOK_PATH } from '#common/delivery.ts';
+import { WAHA_WEBHOOK_PATH, WEBHOOK_PATH } from '#common/delivery.ts';
 import { z } from '#common/zod.ts';
 import type { App, AppContext } from '#server/app-context.ts';
 import { HttpError } from '#server/plugins/errors.ts';
 import { WebhookIntake } from './webhook-intake.ts';
-import { BAD_SIGNATURE, signedByMeta, verifySubscription } from './webhooks.service.ts';
+import {
+  BAD_SIGNATURE,
+  signedByGateway,
+  signedByMeta,
+  verifySubscription,
+} from './webhooks.service.ts';
 
 const tags = ['webhooks'];
 
@@ -21,6 +27,7 @@ const ReceivedSchema = z.object({ received: z.literal(true) });
 export function webhooksRoutes(app: App, { database, secrets }: AppContext) {
   const { db } = database;
   const intake = new WebhookIntake(database, 'whatsapp');
+  const gatewayIntake = new WebhookIntake(database, 'waha');
   app.get(
     WEBHOOK_PATH,
     {
@@ -51,23 +58,48 @@ export function webhooksRoutes(app: App, { database, secrets }: AppContext) {
         schema: { tags, response: { 200: ReceivedSchema, 401: ErrorSchema, 415: ErrorSchema } },
       },
       async (request) => {
-        // Only JSON is parsed to bytes here; another type (text/plain) is not Meta's.
-        if (!Buffer.isBuffer(request.body)) {
-          throw new HttpError(415, 'Webhook harus berupa application/json');
-        }
-        const raw = request.body;
+        const raw = rawJson(request.body);
         const signature = request.headers['x-hub-signature-256'];
         if (!(await signedByMeta(db, secrets, raw, [signature].flat()[0]))) {
           throw new HttpError(401, BAD_SIGNATURE);
         }
-        try {
-          JSON.parse(raw.toString('utf8'));
-        } catch {
-          throw new HttpError(400, 'Isi webhook harus berupa JSON yang valid');
-        }
+        parsedJson(raw);
         await intake.keep(raw);
         return { received: true as const };
       },
     );
+    // WAHA's events: X-Webhook-Hmac, the hex HMAC-SHA512 of the body with the webhook secret.
+    scope.post(
+      WAHA_WEBHOOK_PATH,
+      {
+        config: { access: 'public', rateLimit: false },
+        schema: { tags, response: { 200: ReceivedSchema, 401: ErrorSchema, 415: ErrorSchema } },
+      },
+      async (request) => {
+        const raw = rawJson(request.body);
+        const signature = [request.headers['x-webhook-hmac']].flat()[0];
+        const algorithm = [request.headers['x-webhook-hmac-algorithm']].flat()[0];
+        if (!(await signedByGateway(db, secrets, raw, signature, algorithm))) {
+          throw new HttpError(401, BAD_SIGNATURE);
+        }
+        parsedJson(raw);
+        await gatewayIntake.keep(raw);
+        return { received: true as const };
+      },
+    );
   });
+}
+
+/** The body as sent: only JSON is parsed to bytes here; another type (text/plain) is not theirs. */
+function rawJson(body: unknown): Buffer {
+  if (!Buffer.isBuffer(body)) throw new HttpError(415, 'Webhook harus berupa application/json');
+  return body;
+}
+
+function parsedJson(raw: Buffer): void {
+  try {
+    JSON.parse(raw.toString('utf8'));
+  } catch {
+    throw new HttpError(400, 'Isi webhook harus berupa JSON yang valid');
+  }
 }

@@ -1,8 +1,9 @@
-// The WhatsApp webhook: Meta's subscription handshake and the signature check of its deliveries
-// (webhook-intake.ts keeps them).
+// The webhooks: Meta's subscription handshake and the signature checks of Meta's and the WhatsApp
+// gateway's (WAHA's) deliveries (webhook-intake.ts keeps them).
 import crypto from 'node:crypto';
 import type { Db } from '#server/db/connection.ts';
 import { readDelivery } from './delivery.service.ts';
+import { readGateway } from './gateway.service.ts';
 import type { SecretBox } from './secret-box.ts';
 
 export const BAD_SIGNATURE = 'Tanda tangan webhook tidak valid';
@@ -40,4 +41,23 @@ export async function signedByMeta(
   if (!app_secret || !signature?.startsWith('sha256=')) return false;
   const expected = crypto.createHmac('sha256', app_secret).update(raw).digest('hex');
   return sameText(signature.slice('sha256='.length).toLowerCase(), expected);
+}
+
+/**
+ * Whether `signature` (X-Webhook-Hmac) is the hex HMAC-SHA512 of the raw body under the saved
+ * webhook secret, and the algorithm (X-Webhook-Hmac-Algorithm), when named, is sha512. No secret
+ * saved: nothing is signed by it.
+ */
+export async function signedByGateway(
+  db: Db,
+  box: SecretBox,
+  raw: Buffer,
+  signature: string | undefined,
+  algorithm: string | undefined,
+): Promise<boolean> {
+  const { webhook_secret } = await readGateway(db, box);
+  if (!webhook_secret || !signature) return false;
+  if (algorithm !== undefined && algorithm.toLowerCase() !== 'sha512') return false;
+  const expected = crypto.createHmac('sha512', webhook_secret).update(raw).digest('hex');
+  return sameText(signature.trim().toLowerCase(), expected);
 }

@@ -1,10 +1,11 @@
 // Pengiriman (/delivery): the delivery queue (the engine's state, what waits, today's failures),
-// how blasts are delivered (by hand, or through the WhatsApp Cloud API), the Cloud API's settings
-// and 'Tes Koneksi', and the message templates clients may send with.
+// how blasts are delivered (by hand, through the WhatsApp Cloud API or a WhatsApp gateway), the
+// chosen channel's settings with 'Tes Koneksi', the Cloud API's message templates, and the
+// gateway's devices.
 import { zodResolver } from '@hookform/resolvers/zod';
 import { PlugZap, Save, Send } from 'lucide-react';
 import type { FormEvent } from 'react';
-import { useForm, type UseFormRegister } from 'react-hook-form';
+import { useForm, useWatch, type UseFormRegister } from 'react-hook-form';
 import type { ConnectionCheck, DeliverySettings } from '#common/delivery.ts';
 import { Alert } from '#client/components/ui/alert.tsx';
 import { Button } from '#client/components/ui/button.tsx';
@@ -24,6 +25,8 @@ import {
   useTestConnection,
 } from '#client/features/delivery/admin-api.ts';
 import { CloudApiCard } from '#client/features/delivery/cloud-api-card.tsx';
+import { DevicesCard } from '#client/features/delivery/devices-card.tsx';
+import { GatewayCard } from '#client/features/delivery/gateway-card.tsx';
 import {
   DeliveryFormSchema,
   deliveryFormValues,
@@ -45,6 +48,12 @@ const MODES = [
     label: 'WhatsApp Cloud API',
     description:
       'Sebar mengirim blast sendiri dengan template resmi dan mencatat hasil tiap nomor.',
+  },
+  {
+    value: 'gateway',
+    label: 'WhatsApp Gateway (WAHA)',
+    description:
+      'Sebar mengirim pesan bebas dari nomor WhatsApp biasa melalui WAHA, bergiliran antar perangkat dengan jeda seperti manusia.',
   },
 ] as const;
 
@@ -100,6 +109,7 @@ function DeliveryFormView({ settings }: { settings: DeliverySettings }) {
     defaultValues: deliveryFormValues(settings),
   });
   const dirty = form.formState.isDirty;
+  const gateway = useWatch({ control: form.control, name: 'mode' }) === 'gateway';
 
   const submit = form.handleSubmit(async (values) => {
     try {
@@ -123,11 +133,19 @@ function DeliveryFormView({ settings }: { settings: DeliverySettings }) {
   return (
     <form onSubmit={onSubmit} noValidate aria-label="Pengaturan pengiriman" className="grid gap-6">
       <ModeCard register={form.register} />
-      <CloudApiCard
-        register={form.register}
-        errors={form.formState.errors}
-        saved={settings.cloud_api}
-      />
+      {gateway ? (
+        <GatewayCard
+          register={form.register}
+          errors={form.formState.errors}
+          saved={settings.gateway}
+        />
+      ) : (
+        <CloudApiCard
+          register={form.register}
+          errors={form.formState.errors}
+          saved={settings.cloud_api}
+        />
+      )}
       {test.data && <ConnectionResult check={test.data} />}
       <div className="flex flex-col-reverse items-stretch gap-3 sm:flex-row sm:items-center sm:justify-end">
         {dirty && (
@@ -163,7 +181,7 @@ export default function AdminDeliveryPage() {
     <div className="max-w-3xl">
       <PageHeader
         title="Pengiriman"
-        description="Atur cara blast dikirim: manual oleh admin atau otomatis melalui WhatsApp Cloud API."
+        description="Atur cara blast dikirim: manual oleh admin, otomatis melalui WhatsApp Cloud API, atau melalui WhatsApp Gateway (WAHA)."
       />
       <QueueCard className="mb-6" />
       <RecordView
@@ -174,7 +192,7 @@ export default function AdminDeliveryPage() {
         {(settings) => (
           <div className="grid gap-6">
             <DeliveryFormView settings={settings} />
-            <TemplatesCard />
+            {settings.mode === 'gateway' ? <DevicesCard /> : <TemplatesCard />}
           </div>
         )}
       </RecordView>

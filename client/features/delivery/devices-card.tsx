@@ -1,0 +1,237 @@
+// 'Perangkat' on Pengiriman: the gateway's WhatsApp numbers (one WAHA session each), each one's
+// state as WhatsApp and Sebar see it, what it sent today against the daily limit, its pairing QR
+// while it waits for a scan, and the actions on it. The list refreshes itself while a device is
+// not yet working, so a scan shows as 'Terhubung' without a reload.
+import { LogOut, Play, Plus, QrCode, RotateCcw, Smartphone, Trash2 } from 'lucide-react';
+import { useEffect, useState, type FormEvent } from 'react';
+import type { Device } from '#common/delivery.ts';
+import { formatNumber } from '#common/format.ts';
+import { Alert } from '#client/components/ui/alert.tsx';
+import { Badge, type BadgeProps } from '#client/components/ui/badge.tsx';
+import { Button } from '#client/components/ui/button.tsx';
+import {
+  Card,
+  CardContent,
+  CardDescription,
+  CardHeader,
+  CardTitle,
+} from '#client/components/ui/card.tsx';
+import { ConfirmDialog } from '#client/components/ui/confirm-dialog.tsx';
+import { TextField } from '#client/components/ui/text-field.tsx';
+import { toastError, toastSuccess } from '#client/components/ui/toast.ts';
+import { failureText } from '#client/lib/api-client.ts';
+import {
+  useAddDevice,
+  useDeviceAction,
+  useDeviceQr,
+  useDevices,
+  type DeviceActionName,
+} from './devices-api.ts';
+
+const STATUS: Record<Device['status'], { label: string; variant: BadgeProps['variant'] }> = {
+  WORKING: { label: 'Terhubung', variant: 'success' },
+  SCAN_QR_CODE: { label: 'Pindai QR', variant: 'warning' },
+  STARTING: { label: 'Memulai', variant: 'secondary' },
+  STOPPED: { label: 'Berhenti', variant: 'secondary' },
+  FAILED: { label: 'Gagal', variant: 'destructive' },
+};
+
+const DONE: Record<DeviceActionName, string> = {
+  logout: 'Perangkat dikeluarkan',
+  start: 'Sesi perangkat dijalankan',
+  resume: 'Perangkat dilanjutkan',
+  remove: 'Perangkat dihapus',
+};
+
+function DeviceStatus({ device }: { device: Device }) {
+  const { label, variant } = STATUS[device.status];
+  return (
+    <span className="flex flex-wrap items-center gap-1.5" data-device-status={device.status}>
+      <Badge variant={variant}>{label}</Badge>
+      {device.pause_reason && <Badge variant="destructive">Dijeda</Badge>}
+    </span>
+  );
+}
+
+function QrImage({ session }: { session: string }) {
+  const qr = useDeviceQr(session, true);
+  const url = qr.data;
+  useEffect(() => () => (url ? URL.revokeObjectURL(url) : undefined), [url]);
+  if (qr.error)
+    return <Alert variant="destructive">{failureText(qr.error, 'QR gagal dimuat')}</Alert>;
+  if (!url) return <p className="text-sm text-muted-foreground">Memuat QR...</p>;
+  return (
+    <figure className="grid justify-items-center gap-2">
+      <img
+        src={url}
+        alt={`QR pemasangan ${session}`}
+        className="size-56 rounded-md border bg-white p-2"
+      />
+      <figcaption className="text-center text-sm text-muted-foreground">
+        Buka WhatsApp di ponsel &gt; Perangkat tertaut &gt; Tautkan perangkat, lalu pindai QR ini.
+      </figcaption>
+    </figure>
+  );
+}
+
+function DeviceRow({ device, dailyLimit }: { device: Device; dailyLimit: number }) {
+  const action = useDeviceAction();
+  const [showQr, setShowQr] = useState(false);
+  const [confirm, setConfirm] = useState<'logout' | 'remove' | null>(null);
+  const scanning = device.status === 'SCAN_QR_CODE';
+  const run = async (name: DeviceActionName) => {
+    try {
+      await action.mutateAsync({ session: device.session, action: name });
+      toastSuccess(DONE[name]);
+    } catch (error) {
+      toastError(failureText(error, 'Aksi perangkat gagal'));
+    } finally {
+      setConfirm(null);
+    }
+  };
+  const busy = action.isPending;
+  return (
+    <li className="grid gap-3 rounded-lg border p-4" data-device={device.session}>
+      <div className="flex flex-wrap items-start justify-between gap-3">
+        <div className="grid min-w-0 gap-1">
+          <span className="font-medium break-all">{device.session}</span>
+          <span className="text-sm text-muted-foreground">
+            {device.phone ? `+${device.phone}` : 'Belum terhubung'}
+            {device.push_name ? ` · ${device.push_name}` : ''}
+          </span>
+        </div>
+        <DeviceStatus device={device} />
+      </div>
+      {device.pause_reason && (
+        <p className="text-sm text-destructive" data-pause-reason="">
+          {device.pause_reason}
+          {device.error_code ? ` (kode ${device.error_code})` : ''}
+        </p>
+      )}
+      <p className="text-sm">
+        Terkirim hari ini:{' '}
+        <span className="font-medium">
+          {formatNumber(device.sent_today)} / {formatNumber(dailyLimit)}
+        </span>
+      </p>
+      {scanning && showQr && <QrImage session={device.session} />}
+      <div className="flex flex-wrap gap-2">
+        {scanning && (
+          <Button variant="outline" size="sm" onClick={() => setShowQr((shown) => !shown)}>
+            <QrCode aria-hidden />
+            {showQr ? 'Sembunyikan QR' : 'Tampilkan QR'}
+          </Button>
+        )}
+        {(device.status === 'STOPPED' || device.status === 'FAILED') && (
+          <Button variant="outline" size="sm" disabled={busy} onClick={() => void run('start')}>
+            <Play aria-hidden />
+            Jalankan
+          </Button>
+        )}
+        {device.pause_reason && (
+          <Button variant="outline" size="sm" disabled={busy} onClick={() => void run('resume')}>
+            <RotateCcw aria-hidden />
+            Lanjutkan
+          </Button>
+        )}
+        {device.status === 'WORKING' && (
+          <Button variant="outline" size="sm" disabled={busy} onClick={() => setConfirm('logout')}>
+            <LogOut aria-hidden />
+            Keluarkan
+          </Button>
+        )}
+        <Button variant="outline" size="sm" disabled={busy} onClick={() => setConfirm('remove')}>
+          <Trash2 aria-hidden />
+          Hapus
+        </Button>
+      </div>
+      <ConfirmDialog
+        open={confirm !== null}
+        onOpenChange={(open) => !open && setConfirm(null)}
+        title={confirm === 'logout' ? 'Keluarkan perangkat?' : 'Hapus perangkat?'}
+        description={
+          confirm === 'logout'
+            ? `Nomor di sesi ${device.session} dikeluarkan dari WhatsApp; pindai QR lagi untuk menyambung.`
+            : `Sesi ${device.session} dihapus dari WAHA dan dari Sebar.`
+        }
+        confirmLabel={confirm === 'logout' ? 'Keluarkan' : 'Hapus'}
+        loading={busy}
+        onConfirm={() => confirm && void run(confirm)}
+      />
+    </li>
+  );
+}
+
+function AddDevice() {
+  const add = useAddDevice();
+  const [session, setSession] = useState('');
+  const submit = async (event: FormEvent<HTMLFormElement>) => {
+    event.preventDefault();
+    try {
+      await add.mutateAsync(session.trim());
+      setSession('');
+      toastSuccess('Perangkat ditambahkan: tampilkan QR lalu pindai dari ponsel');
+    } catch (error) {
+      toastError(failureText(error, 'Gagal menambah perangkat'));
+    }
+  };
+  return (
+    <form
+      onSubmit={(event) => void submit(event)}
+      aria-label="Tambah perangkat"
+      className="flex flex-col gap-3 sm:flex-row sm:items-end"
+    >
+      <TextField
+        id="device-session"
+        label="Nama Sesi Baru"
+        placeholder="hp-cs-1"
+        fieldClassName="sm:flex-1"
+        value={session}
+        onChange={(event) => setSession(event.target.value)}
+      />
+      <Button type="submit" loading={add.isPending} disabled={session.trim() === ''}>
+        {!add.isPending && <Plus aria-hidden />}
+        Tambah Perangkat
+      </Button>
+    </form>
+  );
+}
+
+export function DevicesCard() {
+  const devices = useDevices();
+  const list = devices.data;
+  return (
+    <Card>
+      <CardHeader>
+        <CardTitle className="flex items-center gap-2">
+          <Smartphone aria-hidden className="size-5 text-primary" />
+          Perangkat
+        </CardTitle>
+        <CardDescription>
+          Nomor WhatsApp yang mengirim blast bergiliran. Simpan pengaturan gateway dulu, lalu tambah
+          perangkat dan pindai QR-nya.
+        </CardDescription>
+      </CardHeader>
+      <CardContent className="grid gap-4">
+        {list?.message && <Alert variant="warning">{list.message}</Alert>}
+        {devices.error && (
+          <Alert variant="destructive">
+            {failureText(devices.error, 'Gagal memuat perangkat')}
+          </Alert>
+        )}
+        {devices.isPending && <p className="text-sm text-muted-foreground">Memuat perangkat...</p>}
+        {list && list.items.length === 0 && (
+          <p className="text-sm text-muted-foreground">Belum ada perangkat.</p>
+        )}
+        {list && list.items.length > 0 && (
+          <ul className="grid gap-3" aria-label="Daftar perangkat">
+            {list.items.map((device) => (
+              <DeviceRow key={device.session} device={device} dailyLimit={list.daily_limit} />
+            ))}
+          </ul>
+        )}
+        <AddDevice />
+      </CardContent>
+    </Card>
+  );
+}

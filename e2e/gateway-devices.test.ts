@@ -1,0 +1,91 @@
+// Issue 29's pairing in Chromium, against the local WAHA with the real delivery worker applying
+// its webhooks: the admin chooses the gateway mode on 'Pengiriman', enters WAHA's address, key
+// and a webhook secret, tests the connection, adds a device, sees its QR, and — once the phone
+// "scans" it (the double's control) — watches the device turn 'Terhubung' without a reload.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startLocalWaha, type LocalWaha } from '#local-apis/waha/server.ts';
+import { ENGINE_DEFAULTS } from '#server/modules/delivery/engine.ts';
+import { type E2E, type Page, startE2E } from './helpers.ts';
+import { adminApi, adminPage, dismissToasts, expectToast, shot } from './admin-seed.ts';
+
+let e2e: E2E;
+let waha: LocalWaha;
+let page: Page;
+
+beforeAll(async () => {
+  e2e = await startE2E({ delivery: { ...ENGINE_DEFAULTS, idleMs: 50 } });
+  waha = await startLocalWaha({ startingMs: 300 });
+  page = await adminPage(e2e, '/delivery');
+});
+afterAll(async () => {
+  await waha?.close();
+  await e2e?.close();
+});
+
+const field = (label: string) => page.getByLabel(label, { exact: true });
+
+describe('gateway devices', () => {
+  it('sets up the gateway mode against the local WAHA and tests the connection', async () => {
+    await page.getByRole('heading', { level: 1, name: 'Pengiriman' }).waitFor();
+    await page.getByRole('radio', { name: /^WhatsApp Gateway \(WAHA\)/ }).check();
+    await field('Base URL').fill(waha.url);
+    await field('API Key').fill(waha.options.apiKey);
+    await field('Webhook Secret').fill('rahasia-webhook-e2e');
+    await field('Jeda Minimal (detik)').fill('30');
+    await field('Jeda Maksimal (detik)').fill('10');
+    await page.getByRole('button', { name: 'Simpan Pengaturan' }).click();
+    await page.getByText('Jeda maksimal tidak boleh lebih kecil dari jeda minimal').waitFor();
+    await field('Jeda Minimal (detik)').fill('8');
+    await field('Jeda Maksimal (detik)').fill('20');
+    await page.getByRole('button', { name: 'Simpan Pengaturan' }).click();
+    await expectToast(page, 'Pengaturan pengiriman berhasil disimpan', { variant: 'success' });
+    await dismissToasts(page);
+    expect(await page.getByText('Tersimpan. Kosongkan jika tidak diubah.').count()).toBe(2);
+    const saved = await adminApi(e2e.server, 'GET', '/api/admin/delivery');
+    expect(saved.mode).toBe('gateway');
+    expect(saved.gateway).toMatchObject({ base_url: waha.url, api_key_set: true });
+
+    await page.getByRole('button', { name: 'Tes Koneksi' }).click();
+    await page.locator('[data-connection-check]', { hasText: 'Terhubung ke WAHA' }).waitFor();
+    await page.getByRole('heading', { name: 'Perangkat' }).waitFor();
+    await shot(page, 'gateway-settings-desktop');
+  });
+
+  it('adds a device, shows its QR, and turns Terhubung once the phone scans it', async () => {
+    await field('Nama Sesi Baru').fill('hp-toko');
+    await page.getByRole('button', { name: 'Tambah Perangkat' }).click();
+    await expectToast(page, 'Perangkat ditambahkan', { variant: 'success' });
+    await dismissToasts(page);
+    const row = page.locator('[data-device="hp-toko"]');
+    await row.locator('[data-device-status="SCAN_QR_CODE"]').waitFor();
+    expect(await row.getByText('Pindai QR').count()).toBe(1);
+    await row.getByRole('button', { name: 'Tampilkan QR' }).click();
+    const qr = row.getByRole('img', { name: 'QR pemasangan hp-toko' });
+    await qr.waitFor();
+    await page.waitForFunction(() => {
+      const img = document.querySelector<HTMLImageElement>('[data-device="hp-toko"] img');
+      return (img?.naturalWidth ?? 0) > 0;
+    });
+    expect(await qr.evaluate((img: HTMLImageElement) => img.naturalWidth)).toBeGreaterThan(0);
+    await shot(page, 'gateway-device-qr-desktop');
+
+    // The phone scans the QR; WAHA posts session.status WORKING; the list refreshes itself.
+    waha.pair('hp-toko', '6281100000077', 'Toko Sari');
+    await row.locator('[data-device-status="WORKING"]').waitFor({ timeout: 15_000 });
+    expect(await row.getByText('Terhubung').count()).toBe(1);
+    await row.getByText('+6281100000077').waitFor();
+    expect(await row.getByRole('img').count()).toBe(0);
+    expect(await row.getByText('Terkirim hari ini:').textContent()).toContain('0 / 500');
+    await shot(page, 'gateway-device-working-desktop');
+  });
+
+  it('logs the device out after a confirmation', async () => {
+    const row = page.locator('[data-device="hp-toko"]');
+    await row.getByRole('button', { name: 'Keluarkan' }).click();
+    await page.getByRole('alertdialog').getByRole('button', { name: 'Keluarkan' }).click();
+    await expectToast(page, 'Perangkat dikeluarkan', { variant: 'success' });
+    await row.locator('[data-pause-reason]').waitFor();
+    expect(await row.getByText('Dijeda').count()).toBe(1);
+    await shot(page, 'gateway-device-logged-out-desktop');
+  });
+});

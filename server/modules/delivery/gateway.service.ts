@@ -1,0 +1,110 @@
+// The WhatsApp gateway's settings (WAHA): read with defaults, saved with the delivery settings
+// (secrets sealed), the connection the engine and the devices use, and 'Tes Koneksi'.
+import {
+  GATEWAY_DEFAULTS,
+  missingForGateway,
+  type ConnectionCheck,
+  type GatewayInput,
+  type GatewaySecret,
+  type GatewaySettings,
+} from '#common/delivery.ts';
+import { bool, now, type Db } from '#server/db/connection.ts';
+import type { GatewaySettingsTable } from '#server/db/schema.ts';
+import type { Tx } from '#server/db/transaction.ts';
+import type { SecretBox } from './secret-box.ts';
+import { listSessions, WahaError, wahaProblem, type WahaConnection } from './waha.ts';
+
+/** The gateway settings with their secrets opened: null when unset (or sealed under another key). */
+export type Gateway = Omit<GatewaySettings, `${GatewaySecret}_set`> &
+  Record<GatewaySecret, string | null>;
+
+/** What an install that never saved its gateway settings has. */
+export const DEFAULT_GATEWAY: Gateway = {
+  ...GATEWAY_DEFAULTS,
+  api_key: null,
+  webhook_secret: null,
+};
+
+export async function readGateway(db: Db, box: SecretBox): Promise<Gateway> {
+  const row = await db
+    .selectFrom('gateway_settings')
+    .selectAll()
+    .where('id', '=', 1)
+    .executeTakeFirst();
+  if (!row) return DEFAULT_GATEWAY;
+  const opened = (sealed: string | null) => (sealed ? box.open(sealed) : null);
+  return {
+    provider: row.provider,
+    base_url: row.base_url,
+    api_key: opened(row.api_key),
+    session: row.session,
+    webhook_secret: opened(row.webhook_secret),
+    min_delay_seconds: row.min_delay_seconds,
+    max_delay_seconds: row.max_delay_seconds,
+    daily_limit_per_device: row.daily_limit_per_device,
+    sending_hours: row.sending_hours,
+    check_numbers: Boolean(row.check_numbers),
+  };
+}
+
+/** The settings as answered: each secret only as whether it is set. */
+export function gatewayView({ api_key, webhook_secret, ...open }: Gateway): GatewaySettings {
+  return { ...open, api_key_set: api_key !== null, webhook_secret_set: webhook_secret !== null };
+}
+
+/** Where WAHA is and its key, when both are set; else null. */
+export function gatewayConnectionOf(gateway: Gateway): WahaConnection | null {
+  if (!gateway.base_url || !gateway.api_key) return null;
+  return { base_url: gateway.base_url, api_key: gateway.api_key };
+}
+
+/** The settings after `input` (a secret left out keeps its saved value; no input: unchanged). */
+export function gatewayAfter(before: Gateway, input: GatewayInput | undefined): Gateway {
+  if (!input) return before;
+  const { api_key, webhook_secret, ...open } = input;
+  return {
+    ...open,
+    api_key: api_key ?? before.api_key,
+    webhook_secret: webhook_secret ?? before.webhook_secret,
+  };
+}
+
+/** Writes the settings, secrets sealed (inside the delivery settings' save). */
+export async function writeGateway(tx: Tx, box: SecretBox, gateway: Gateway): Promise<void> {
+  const seal = (secret: string | null) => (secret === null ? null : box.seal(secret));
+  const values: Omit<GatewaySettingsTable, 'id'> = {
+    ...gateway,
+    api_key: seal(gateway.api_key),
+    webhook_secret: seal(gateway.webhook_secret),
+    check_numbers: bool(gateway.check_numbers),
+    updated_at: now(),
+  };
+  await tx.db
+    .insertInto('gateway_settings')
+    .values({ id: 1, ...values })
+    .onConflict((oc) => oc.column('id').doUpdateSet(values))
+    .execute();
+}
+
+/** 'Tes Koneksi' in the gateway mode: lists WAHA's sessions with the saved base URL and key. */
+export async function checkGateway(db: Db, box: SecretBox): Promise<ConnectionCheck> {
+  const gateway = await readGateway(db, box);
+  const answer = (ok: boolean, message: string): ConnectionCheck => ({
+    ok,
+    message,
+    display_phone_number: null,
+    verified_name: null,
+  });
+  const connection = gatewayConnectionOf(gateway);
+  if (!connection) {
+    return answer(false, missingForGateway(gatewayView(gateway)) ?? 'Pengaturan belum lengkap');
+  }
+  try {
+    const sessions = await listSessions(connection);
+    const count = Array.isArray(sessions) ? sessions.length : 0;
+    return answer(true, `Terhubung ke WAHA di ${gateway.base_url} (${count} sesi)`);
+  } catch (error) {
+    if (!(error instanceof WahaError)) throw error;
+    return answer(false, wahaProblem(error, gateway.base_url));
+  }
+}
