@@ -134,6 +134,10 @@ export type Blast = z.infer<typeof BlastSchema>;
 export const BlastDetailSchema = BlastSchema.extend({ numbers: z.array(BlastNumberSchema) });
 export type BlastDetail = z.infer<typeof BlastDetailSchema>;
 
+/** A new blast as its creation answers it: with how many numbers the opt-out list left out. */
+export const CreatedBlastSchema = BlastDetailSchema.extend({ opted_out_count: z.number() });
+export type CreatedBlast = z.infer<typeof CreatedBlastSchema>;
+
 export const BlastSummarySchema = z.object({
   pending: z.number(),
   completed: z.number(),

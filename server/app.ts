@@ -21,6 +21,7 @@ import { webhooksRoutes } from './modules/delivery/webhooks.routes.ts';
 import { templatesRoutes } from './modules/delivery/templates.routes.ts';
 import { healthRoutes } from './modules/health/health.routes.ts';
 import { notesRoutes } from './modules/notes/notes.routes.ts';
+import { optOutsRoutes } from './modules/opt-outs/opt-outs.routes.ts';
 import { pointsRoutes } from './modules/points/points.routes.ts';
 import { pricingRoutes } from './modules/pricing/pricing.routes.ts';
 import { settingsRoutes } from './modules/settings/settings.routes.ts';
@@ -53,6 +54,7 @@ export const MODULES = [
   deliveryRoutes,
   webhooksRoutes,
   templatesRoutes,
+  optOutsRoutes,
   healthRoutes,
 ];
 

@@ -10,6 +10,7 @@ import * as revokedTokens from './migrations/009-revoked-tokens.ts';
 import * as summaryCounts from './migrations/010-summary-counts.ts';
 import * as delivery from './migrations/011-delivery.ts';
 import * as deliveryOutbox from './migrations/012-delivery-outbox.ts';
+import * as optOuts from './migrations/014-opt-outs.ts';
 
 /** A migration gets its engine for the few changes only one of them needs. */
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
@@ -26,6 +27,7 @@ export const MIGRATIONS: [string, Migration][] = [
   ['010-summary-counts', summaryCounts],
   ['011-delivery', delivery],
   ['012-delivery-outbox', deliveryOutbox],
+  ['014-opt-outs', optOuts],
 ];
 
 /** Applies `migrations` (all of them unless a test asks for the first few). */

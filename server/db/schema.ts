@@ -239,6 +239,19 @@ export interface DeliveryRecipientsTable {
   last_sent_at: string;
 }
 
+/** Numbers that receive no more blasts (migration 014), in Sebar's normalised form. */
+export interface OptOutsTable {
+  number: string;
+  source: 'whatsapp' | 'admin';
+  /** The message that did it, as sent; null when the admin added the number. */
+  keyword: string | null;
+  /** 'cloud_api' (the gateway's later); null when the admin added the number. */
+  channel: string | null;
+  created_at: string;
+  /** The admin who added it; null when the number's own message did. */
+  created_by: string | null;
+}
+
 export interface MigrationsTable {
   name: string;
   applied_at: string;
@@ -265,5 +278,6 @@ export interface Database {
   webhook_events: WebhookEventsTable;
   delivery_engine: DeliveryEngineTable;
   delivery_recipients: DeliveryRecipientsTable;
+  opt_outs: OptOutsTable;
   sebar_migrations: MigrationsTable;
 }

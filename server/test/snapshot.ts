@@ -27,6 +27,7 @@ const TABLES: { [T in keyof Database]: (keyof Database[T] & string)[] } = {
   webhook_events: ['id'],
   delivery_engine: ['id'],
   delivery_recipients: ['number'],
+  opt_outs: ['number'],
 };
 
 export interface Snapshot {

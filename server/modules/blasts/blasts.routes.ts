@@ -5,6 +5,7 @@ import {
   BlastResultSchema,
   BlastDetailSchema,
   CreateBlastSchema,
+  CreatedBlastSchema,
   NumberStatusesSchema,
 } from '#common/blasts.ts';
 import { PageQuerySchema } from '#common/pagination.ts';
@@ -47,7 +48,7 @@ function clientRoutes(app: App, { database }: AppContext) {
         tags,
         headers: IdempotencyHeadersSchema,
         body: CreateBlastSchema,
-        response: { 201: BlastDetailSchema },
+        response: { 201: CreatedBlastSchema },
       },
     },
     async (request, reply) => {

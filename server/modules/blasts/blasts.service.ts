@@ -14,6 +14,7 @@ import {
   type BlastStatus,
   type BlastTemplate,
   type CreateBlast,
+  type CreatedBlast,
   type NumberDelivery,
   type NumberStatus,
 } from '#common/blasts.ts';
@@ -28,6 +29,7 @@ import { errorMeaning } from '#common/whatsapp-errors.ts';
 import type { PageQuery } from '#common/pagination.ts';
 import { formatNumber } from '#common/format.ts';
 import { analyzeNumbers } from '#common/phone.ts';
+import { OPT_OUT_MESSAGES } from '#common/opt-outs.ts';
 import { listRows, now, orderedList, type Db, type DbHandle } from '#server/db/connection.ts';
 import { pageWindow, windowIds, type PageWindow } from '#server/db/pages.ts';
 import type { BlastNumbersTable, BlastsTable } from '#server/db/schema.ts';
@@ -40,6 +42,7 @@ import { readSettings } from '#server/modules/settings/settings.service.ts';
 import { findUpload, IMAGES_OFF } from '#server/modules/uploads/uploads.service.ts';
 import { readDeliveryMode } from '#server/modules/delivery/delivery.service.ts';
 import { clientTemplate } from '#server/modules/delivery/templates.service.ts';
+import { withoutOptedOut } from '#server/modules/opt-outs/opt-outs.service.ts';
 
 /** The items by `key`, each group in the items' order. */
 export function groupBy<T, K>(items: readonly T[], key: (item: T) => K): Map<K, T[]> {
@@ -269,7 +272,7 @@ interface Idempotency {
  * Claims the idempotency key with the new blast's answer, serialised; a concurrent holder of the
  * key makes this wait. Answers the stored blast when the key was already used for this request.
  */
-async function claimKey(tx: Tx, { key, requestHash }: Idempotency, blast: BlastDetail) {
+async function claimKey(tx: Tx, { key, requestHash }: Idempotency, blast: CreatedBlast) {
   const claimed = await tx.db
     .insertInto('idempotency_keys')
     .values({
@@ -290,7 +293,10 @@ async function claimKey(tx: Tx, { key, requestHash }: Idempotency, blast: BlastD
     .where('key', '=', key)
     .executeTakeFirstOrThrow();
   if (stored.request_hash !== requestHash) throw new HttpError(422, IDEMPOTENCY_MISMATCH);
-  return JSON.parse(stored.response_body) as BlastDetail;
+  // An answer stored before the count existed has none: nothing was left out then.
+  const answer = JSON.parse(stored.response_body) as Omit<CreatedBlast, 'opted_out_count'> &
+    Partial<CreatedBlast>;
+  return { ...answer, opted_out_count: answer.opted_out_count ?? 0 };
 }
 
 /** A new blast's row: pending, charged one point per unique number. */
@@ -368,7 +374,8 @@ function requestHash(input: CreateBlast): string {
 }
 
 /**
- * Creates a blast and charges its unique valid numbers once; in Cloud API mode its numbers are
+ * Creates a blast and charges its unique valid numbers not on the opt-out list, once (the answer
+ * says how many were left out; all of them refuses the blast); in Cloud API mode its numbers are
  * queued for the delivery engine in the same transaction (the outbox, decision 204). With an
  * idempotency key, the answer is stored with the key, and every retry of the same request gets it.
  */
@@ -377,7 +384,7 @@ export async function createBlast(
   userId: string,
   input: CreateBlast,
   idempotencyKey: string | null,
-): Promise<BlastDetail> {
+): Promise<CreatedBlast> {
   // SPEC's order: the message (or the template) before the numbers.
   const mode = await readDeliveryMode(database.db);
   const { message, template } = await messageOf(database.db, mode, input);
@@ -386,15 +393,16 @@ export async function createBlast(
     throw new HttpError(422, BLAST_MESSAGES.invalid(analysis.invalid.length));
   const imageRefused =
     input.image_url === null ? null : await imageRefusal(database.db, input.image_url, userId);
-  const numbers = analysis.unique;
-  const count = numbers.length;
   return transact(database, async (tx) => {
     const owner = await holdClient(tx, userId);
+    // Numbers on the opt-out list are left out before the price: the client pays for the rest.
+    const { kept: numbers, optedOut } = await withoutOptedOut(tx, analysis.unique);
+    const count = numbers.length;
     const row = newBlastRow(userId, { message, image_url: input.image_url }, count, mode, template);
     // Cloud API numbers are queued now, due at once; manual ones have no delivery.
     const queued = mode === 'manual' ? null : row.created_at;
     const state = queued === null ? null : ('queued' as const);
-    const blast = withDetail(
+    const detail = withDetail(
       { ...row, username: owner.username },
       numbers.map((number, idx) => ({
         idx,
@@ -412,6 +420,7 @@ export async function createBlast(
         failed_at: null,
       })),
     );
+    const blast: CreatedBlast = { ...detail, opted_out_count: optedOut };
     if (idempotencyKey) {
       const stored = await claimKey(
         tx,
@@ -420,8 +429,10 @@ export async function createBlast(
       );
       if (stored) return stored;
     }
-    // After the key's claim: a retry of a blast made while images were allowed gets that blast.
+    // After the key's claim: a retry of a blast made while images were allowed, or before its
+    // numbers opted out, gets that blast.
     if (imageRefused) throw new HttpError(422, imageRefused);
+    if (count === 0) throw new HttpError(422, OPT_OUT_MESSAGES.allOptedOut(optedOut));
     await applyPoints(
       tx,
       {

@@ -13,6 +13,7 @@ import { now, type DbHandle } from '#server/db/connection.ts';
 import type { BlastNumbersTable, DeliveryEngineTable } from '#server/db/schema.ts';
 import { forUpdate, transact, type Tx } from '#server/db/transaction.ts';
 import { groupBy, lockBlast, settleDelivery } from '#server/modules/blasts/blasts.service.ts';
+import { recordIncomingOptOuts } from '#server/modules/opt-outs/opt-outs.service.ts';
 
 /** How the engine paces and retries; the defaults are Meta's, tests shorten them. */
 export interface Pacing {
@@ -507,6 +508,8 @@ export async function applyEvents(database: DbHandle, limit = 200): Promise<numb
     const done = events.filter(
       (e) => e.received_at < waitFrom || !e.statuses.some((status) => unknown.has(status.id)),
     );
+    // Keyword messages in the events put their senders on the opt-out list, once per event.
+    await recordIncomingOptOuts(tx, done);
     if (done.length > 0) {
       await tx.db
         .updateTable('webhook_events')
