@@ -72,6 +72,8 @@ describe('a keyword message to the business', () => {
       ['6281234500003', { text: '  Unsub!  ' }, 'Unsub!'],
       ['6281234500004', { button: { text: 'Stop' } }, 'Stop'],
       ['6281234500005', { buttonReply: { id: 'optout', title: 'BERHENTI' } }, 'BERHENTI'],
+      // Kept printable: a NUL would stop PostgreSQL, and every event after it.
+      ['6281234500010', { text: '\u0000stop\u0007' }, 'stop'],
     ];
     for (const [from, content] of said) f.whatsapp.receive(from, content);
     await applied();
@@ -102,7 +104,7 @@ describe('a keyword message to the business', () => {
       token: f.server.adminToken,
     });
     expect(answer.status).toBe(200);
-    expect(answer.body.summary).toEqual({ total: 5, whatsapp: 5, admin: 0 });
+    expect(answer.body.summary).toEqual({ total: 6, whatsapp: 6, admin: 0 });
     expect(answer.body.items.map((o: { number: string }) => o.number)).toContain('6281234500001');
   });
 });

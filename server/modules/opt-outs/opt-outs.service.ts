@@ -80,10 +80,18 @@ function senderNumber(waId: string): string | null {
   return normalizeNumber(waId) === waId ? waId : null;
 }
 
+const MESSAGES_KEY = /"messages"\s*:/;
+/** Control characters and lone surrogates: PostgreSQL refuses NUL, and neither is worth keeping. */
+const UNPRINTABLE = /[\p{Cc}\p{Cs}]/gu;
+
+/** A message as the list keeps it: trimmed, printable, at most 100 characters. */
+const keptText = (text: string) =>
+  Array.from(text.replace(UNPRINTABLE, '').trim()).slice(0, 100).join('');
+
 /** The opt-outs a webhook body carries: one a sender, with the first keyword message. */
 function optOutsIn(body: string, at: string): OptOutsTable[] {
-  // Status webhooks (most of them) carry no messages: not parsed a second time.
-  if (!body.includes('"messages"')) return [];
+  // Status webhooks (most of them) have no `messages` key: not parsed a second time.
+  if (!MESSAGES_KEY.test(body)) return [];
   let parsed: unknown;
   try {
     parsed = JSON.parse(body);
@@ -94,7 +102,7 @@ function optOutsIn(body: string, at: string): OptOutsTable[] {
     const number = senderNumber(message.from);
     const said = message.texts.find((text) => optOutKeyword(text) !== null);
     if (number === null || said === undefined) return [];
-    const keyword = said.trim().slice(0, 100);
+    const keyword = keptText(said);
     return [
       {
         number,
