@@ -127,16 +127,14 @@ export const BlastSchema = z.object({
   number_statuses: z.record(z.string(), z.enum(NUMBER_STATUSES)),
   delivery_mode: z.enum(DELIVERY_MODES),
   template: BlastTemplateSchema.nullable(),
+  /** The client's numbers left out because they are on the opt-out list (not charged). */
+  opted_out_count: z.number(),
 });
 export type Blast = z.infer<typeof BlastSchema>;
 
 /** One blast as its detail screen reads it: every number with its status and delivery. */
 export const BlastDetailSchema = BlastSchema.extend({ numbers: z.array(BlastNumberSchema) });
 export type BlastDetail = z.infer<typeof BlastDetailSchema>;
-
-/** A new blast as its creation answers it: with how many numbers the opt-out list left out. */
-export const CreatedBlastSchema = BlastDetailSchema.extend({ opted_out_count: z.number() });
-export type CreatedBlast = z.infer<typeof CreatedBlastSchema>;
 
 export const BlastSummarySchema = z.object({
   pending: z.number(),

@@ -97,6 +97,12 @@ describe('Berhenti Berlangganan', () => {
     await shot(page, 'client-blast-opt-out-notice');
     await expectShellBalance(page, 8);
     expect(await balanceOf(e2e.server, client)).toBe(8);
+    // The blast's detail says it too, beside the numbers it was sent to.
+    await page.getByRole('button', { name: 'Detail' }).first().click();
+    const detail = page.getByRole('dialog');
+    await detail.getByText('2 nomor telah berhenti berlangganan').waitFor();
+    expect(await detail.textContent()).not.toContain('6281255550001');
+    await shot(page, 'client-blast-detail-opt-outs');
     await page.context().close();
   });
 

@@ -7,7 +7,6 @@ import type {
   BlastPage,
   BlastStatus,
   CreateBlast,
-  CreatedBlast,
   NumberStatus,
 } from '#common/blasts.ts';
 import type { z } from '#common/zod.ts';
@@ -97,7 +96,7 @@ export function useCreateBlast() {
   return useMutation({
     // The key makes a repeated delivery of the same submission charge once.
     mutationFn: ({ input, idempotencyKey }: { input: CreateBlast; idempotencyKey: string }) =>
-      api.post<CreatedBlast>('/client/blast-requests', input, {
+      api.post<Blast>('/client/blast-requests', input, {
         headers: { 'Idempotency-Key': idempotencyKey },
       }),
     onSuccess: () => invalidateClientData(queryClient),

@@ -1,5 +1,6 @@
 // The opt-out list (decision 210): numbers that asked, by a keyword message, or that the admin
-// entered, to receive no more blasts. One row a number, in Sebar's normalised form.
+// entered, to receive no more blasts. One row a number, in Sebar's normalised form. A blast
+// keeps how many of its numbers the list left out.
 import { sql, type Kysely } from 'kysely';
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
@@ -15,6 +16,10 @@ export async function up(db: Kysely<any>): Promise<void> {
     .addColumn('created_at', 'text', (c) => c.notNull())
     // The admin who added it; no foreign key: the record outlives the account.
     .addColumn('created_by', 'text')
+    .execute();
+  await db.schema
+    .alterTable('blasts')
+    .addColumn('opted_out_count', 'integer', (c) => c.notNull().defaultTo(0))
     .execute();
   // The admin's list, newest first.
   await db.schema

@@ -5,7 +5,6 @@ import {
   BlastResultSchema,
   BlastDetailSchema,
   CreateBlastSchema,
-  CreatedBlastSchema,
   NumberStatusesSchema,
 } from '#common/blasts.ts';
 import { PageQuerySchema } from '#common/pagination.ts';
@@ -48,7 +47,7 @@ function clientRoutes(app: App, { database }: AppContext) {
         tags,
         headers: IdempotencyHeadersSchema,
         body: CreateBlastSchema,
-        response: { 201: CreatedBlastSchema },
+        response: { 201: BlastDetailSchema },
       },
     },
     async (request, reply) => {

@@ -14,7 +14,6 @@ import {
   type BlastStatus,
   type BlastTemplate,
   type CreateBlast,
-  type CreatedBlast,
   type NumberDelivery,
   type NumberStatus,
 } from '#common/blasts.ts';
@@ -89,6 +88,7 @@ function blastFields(row: BlastRow): Omit<Blast, 'target_numbers' | 'number_stat
     results: { successful_count: row.successful_count, failed_count: row.failed_count },
     delivery_mode: row.delivery_mode,
     template: row.template === null ? null : (JSON.parse(row.template) as BlastTemplate),
+    opted_out_count: row.opted_out_count,
   };
 }
 
@@ -272,7 +272,7 @@ interface Idempotency {
  * Claims the idempotency key with the new blast's answer, serialised; a concurrent holder of the
  * key makes this wait. Answers the stored blast when the key was already used for this request.
  */
-async function claimKey(tx: Tx, { key, requestHash }: Idempotency, blast: CreatedBlast) {
+async function claimKey(tx: Tx, { key, requestHash }: Idempotency, blast: BlastDetail) {
   const claimed = await tx.db
     .insertInto('idempotency_keys')
     .values({
@@ -293,19 +293,19 @@ async function claimKey(tx: Tx, { key, requestHash }: Idempotency, blast: Create
     .where('key', '=', key)
     .executeTakeFirstOrThrow();
   if (stored.request_hash !== requestHash) throw new HttpError(422, IDEMPOTENCY_MISMATCH);
-  // An answer stored before the count existed has none: nothing was left out then.
-  const answer = JSON.parse(stored.response_body) as Omit<CreatedBlast, 'opted_out_count'> &
-    Partial<CreatedBlast>;
+  // An answer stored before the count existed (migration 014) has none: none was left out.
+  const answer = JSON.parse(stored.response_body) as Omit<BlastDetail, 'opted_out_count'> &
+    Partial<BlastDetail>;
   return { ...answer, opted_out_count: answer.opted_out_count ?? 0 };
 }
 
-/** A new blast's row: pending, charged one point per unique number. */
+/** A new blast's row: pending, charged one point per unique number not on the opt-out list. */
 function newBlastRow(
   userId: string,
   input: { message: string; image_url: string | null },
-  count: number,
   mode: DeliveryMode,
   template: BlastTemplate | null,
+  { count, optedOut }: { count: number; optedOut: number },
 ): BlastsTable {
   return {
     id: crypto.randomUUID(),
@@ -325,6 +325,7 @@ function newBlastRow(
     delivery_mode: mode,
     template: template && JSON.stringify(template),
     media_id: null,
+    opted_out_count: optedOut,
   };
 }
 
@@ -384,7 +385,7 @@ export async function createBlast(
   userId: string,
   input: CreateBlast,
   idempotencyKey: string | null,
-): Promise<CreatedBlast> {
+): Promise<BlastDetail> {
   // SPEC's order: the message (or the template) before the numbers.
   const mode = await readDeliveryMode(database.db);
   const { message, template } = await messageOf(database.db, mode, input);
@@ -398,11 +399,14 @@ export async function createBlast(
     // Numbers on the opt-out list are left out before the price: the client pays for the rest.
     const { kept: numbers, optedOut } = await withoutOptedOut(tx, analysis.unique);
     const count = numbers.length;
-    const row = newBlastRow(userId, { message, image_url: input.image_url }, count, mode, template);
+    const row = newBlastRow(userId, { message, image_url: input.image_url }, mode, template, {
+      count,
+      optedOut,
+    });
     // Cloud API numbers are queued now, due at once; manual ones have no delivery.
     const queued = mode === 'manual' ? null : row.created_at;
     const state = queued === null ? null : ('queued' as const);
-    const detail = withDetail(
+    const blast = withDetail(
       { ...row, username: owner.username },
       numbers.map((number, idx) => ({
         idx,
@@ -420,7 +424,6 @@ export async function createBlast(
         failed_at: null,
       })),
     );
-    const blast: CreatedBlast = { ...detail, opted_out_count: optedOut };
     if (idempotencyKey) {
       const stored = await claimKey(
         tx,
