@@ -97,33 +97,21 @@ function optOutColumns(onRemove: (row: Listed) => void, removing: boolean) {
   return columns;
 }
 
+const STATS = [
+  { key: 'total', title: 'Total Nomor', icon: BellOff, tone: 'neutral' },
+  { key: 'whatsapp', title: 'Dari Pesan WhatsApp', icon: MessageSquareOff, tone: 'warning' },
+  { key: 'admin', title: 'Ditambahkan Admin', icon: UserCog, tone: 'info' },
+] as const;
+
 function OptOutStats({ summary }: { summary: OptOutPage['summary'] | undefined }) {
   return (
     <section
       aria-label="Ringkasan daftar berhenti berlangganan"
       className="mb-6 grid grid-cols-1 gap-3 sm:grid-cols-3 sm:gap-4"
     >
-      <StatCard
-        title="Total Nomor"
-        value={formatFigure(summary?.total)}
-        icon={BellOff}
-        tone="neutral"
-        loading={!summary}
-      />
-      <StatCard
-        title="Dari Pesan WhatsApp"
-        value={formatFigure(summary?.whatsapp)}
-        icon={MessageSquareOff}
-        tone="warning"
-        loading={!summary}
-      />
-      <StatCard
-        title="Ditambahkan Admin"
-        value={formatFigure(summary?.admin)}
-        icon={UserCog}
-        tone="info"
-        loading={!summary}
-      />
+      {STATS.map(({ key, ...card }) => (
+        <StatCard key={key} {...card} value={formatFigure(summary?.[key])} loading={!summary} />
+      ))}
     </section>
   );
 }
