@@ -127,6 +127,8 @@ export const BlastSchema = z.object({
   number_statuses: z.record(z.string(), z.enum(NUMBER_STATUSES)),
   delivery_mode: z.enum(DELIVERY_MODES),
   template: BlastTemplateSchema.nullable(),
+  /** The client's numbers left out because they are on the opt-out list (not charged). */
+  opted_out_count: z.number(),
 });
 export type Blast = z.infer<typeof BlastSchema>;
 

@@ -22,6 +22,7 @@ import { webhooksRoutes } from './modules/delivery/webhooks.routes.ts';
 import { templatesRoutes } from './modules/delivery/templates.routes.ts';
 import { healthRoutes } from './modules/health/health.routes.ts';
 import { notesRoutes } from './modules/notes/notes.routes.ts';
+import { optOutsRoutes } from './modules/opt-outs/opt-outs.routes.ts';
 import { pointsRoutes } from './modules/points/points.routes.ts';
 import { pricingRoutes } from './modules/pricing/pricing.routes.ts';
 import { settingsRoutes } from './modules/settings/settings.routes.ts';
@@ -55,6 +56,7 @@ export const MODULES = [
   devicesRoutes,
   webhooksRoutes,
   templatesRoutes,
+  optOutsRoutes,
   healthRoutes,
 ];
 

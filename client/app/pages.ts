@@ -17,6 +17,7 @@ export const ADMIN_PAGES: Record<AdminPath, () => PageModule> = {
   '/notes': () => import('./admin/pages/notes.tsx'),
   '/settings': () => import('./admin/pages/settings.tsx'),
   '/delivery': () => import('./admin/pages/delivery.tsx'),
+  '/opt-outs': () => import('./admin/pages/opt-outs.tsx'),
   '/pricing': () => import('./admin/pages/pricing.tsx'),
   '/point-requests': () => import('./admin/pages/point-requests.tsx'),
   '/blast-results': () => import('./admin/pages/blast-results.tsx'),

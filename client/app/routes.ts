@@ -1,6 +1,7 @@
 // The route tables of both shells (path, label, icon): nav and header titles come from here.
 import {
   BarChart3,
+  BellOff,
   Coins,
   CreditCard,
   FileText,
@@ -31,6 +32,7 @@ export const ADMIN_ROUTES = [
   { path: '/notes', label: 'Notepad', icon: NotebookPen },
   { path: '/settings', label: 'Pengaturan', icon: Settings },
   { path: '/delivery', label: 'Pengiriman', icon: RadioTower },
+  { path: '/opt-outs', label: 'Berhenti Berlangganan', icon: BellOff },
   { path: '/pricing', label: 'Daftar Harga', icon: Tags },
   { path: '/point-requests', label: 'Form Poin', icon: CreditCard },
   { path: '/blast-results', label: 'Hasil Blast', icon: BarChart3 },

@@ -334,6 +334,41 @@ describe('webhooks', () => {
     });
   });
 
+  it("posts a user's messages to the business as Meta does: text, button, interactive reply", async () => {
+    const { api, receiver } = await start({ appSecret: 'rahasia' });
+    api.receive('+62 812-1111-3333', { text: 'STOP' });
+    api.receive('6281211113333', { button: { text: 'Berhenti', payload: 'OPT_OUT' } });
+    api.receive('6281211113333', { buttonReply: { id: 'unsub', title: 'UNSUB' } });
+    await api.settled();
+    expect(receiver.received).toHaveLength(3);
+    for (const hook of receiver.received) {
+      const expected = `sha256=${createHmac('sha256', 'rahasia').update(hook.raw).digest('hex')}`;
+      expect(String(hook.headers['x-hub-signature-256'])).toBe(expected);
+      const value = hook.json.entry[0].changes[0].value;
+      expect(hook.json.entry[0].changes[0].field).toBe('messages');
+      expect(value.metadata.phone_number_id).toBe(api.options.phoneNumberId);
+      expect(value.contacts).toEqual([{ profile: { name: 'Pelanggan' }, wa_id: '6281211113333' }]);
+      expect(value.messages[0]).toMatchObject({
+        from: '6281211113333',
+        id: expect.stringMatching(/^wamid\./),
+        timestamp: expect.stringMatching(/^\d{10}$/),
+      });
+    }
+    const messages = receiver.received.map(
+      (hook) => hook.json.entry[0].changes[0].value.messages[0],
+    );
+    expect(
+      messages.map(({ type, text, button, interactive }) => ({ type, text, button, interactive })),
+    ).toEqual([
+      { type: 'text', text: { body: 'STOP' } },
+      { type: 'button', button: { payload: 'OPT_OUT', text: 'Berhenti' } },
+      {
+        type: 'interactive',
+        interactive: { type: 'button_reply', button_reply: { id: 'unsub', title: 'UNSUB' } },
+      },
+    ]);
+  });
+
   it('retries a receiver that fails, with the same bytes, until it takes the webhook', async () => {
     const { api, receiver } = await start(
       { webhookRetryMs: 10, outcomes: { '6281211112222': 'sent' } },

@@ -13,6 +13,7 @@ import {
   type StoredMedia,
 } from './context.ts';
 import { graphError } from './errors.ts';
+import { incomingWebhook, type IncomingContent } from './incoming.ts';
 import { SendLimits } from './limits.ts';
 import { OutcomeBook } from './outcomes.ts';
 import { waId } from './protocol.ts';
@@ -33,6 +34,7 @@ export type {
   StoredMedia,
 } from './context.ts';
 export type { WebhookDelivery } from './webhooks.ts';
+export type { IncomingContent } from './incoming.ts';
 
 /** The running double, as tests drive and read it. */
 export interface LocalCloudApi {
@@ -51,6 +53,11 @@ export interface LocalCloudApi {
   sentTo(number: string): number;
   /** Resolves once every scheduled webhook was taken or given up. */
   settled(): Promise<void>;
+  /**
+   * A WhatsApp user at `from` sends the business a message: its webhook is posted now (retried
+   * like the others; `settled()` waits for it). Answers the body posted.
+   */
+  receive(from: string, content: IncomingContent): unknown;
   /** The GET handshake against the webhook URL: true when the challenge came back. */
   verifyWebhook(url?: string): Promise<boolean>;
   close(): Promise<void>;
@@ -100,6 +107,11 @@ export async function startLocalCloudApi(
     media: ctx.media,
     sentTo: (number) => ctx.sends.filter((send) => send.to === waId(number)).length,
     settled: () => ctx.webhooks.settled(),
+    receive: (from, content) => {
+      const payload = incomingWebhook(options, from, content);
+      ctx.webhooks.schedule(payload, 0);
+      return payload;
+    },
     verifyWebhook: (url) => verifyWebhook(url ?? options.webhookUrl ?? '', options.verifyToken),
     close: async () => {
       ctx.webhooks.close();

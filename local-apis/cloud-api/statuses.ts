@@ -82,6 +82,11 @@ export function messageStatus(
 
 /** The `messages` webhook body carrying one status. */
 export function statusWebhook(identity: WebhookIdentity, status: MessageStatus) {
+  return messagesWebhook(identity, { statuses: [status] });
+}
+
+/** A `messages` webhook body of the business phone number, `value` holding what it reports. */
+export function messagesWebhook(identity: WebhookIdentity, value: Record<string, unknown>) {
   return {
     object: 'whatsapp_business_account',
     entry: [
@@ -95,7 +100,7 @@ export function statusWebhook(identity: WebhookIdentity, status: MessageStatus) 
                 display_phone_number: identity.displayPhoneNumber,
                 phone_number_id: identity.phoneNumberId,
               },
-              statuses: [status],
+              ...value,
             },
             field: 'messages',
           },

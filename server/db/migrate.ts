@@ -11,6 +11,7 @@ import * as summaryCounts from './migrations/010-summary-counts.ts';
 import * as delivery from './migrations/011-delivery.ts';
 import * as deliveryOutbox from './migrations/012-delivery-outbox.ts';
 import * as deliveryPacing from './migrations/013-delivery-pacing.ts';
+import * as optOuts from './migrations/014-opt-outs.ts';
 import * as gateway from './migrations/015-gateway.ts';
 
 /** A migration gets its engine for the few changes only one of them needs. */
@@ -29,6 +30,7 @@ export const MIGRATIONS: [string, Migration][] = [
   ['011-delivery', delivery],
   ['012-delivery-outbox', deliveryOutbox],
   ['013-delivery-pacing', deliveryPacing],
+  ['014-opt-outs', optOuts],
   ['015-gateway', gateway],
 ];
 

@@ -87,6 +87,8 @@ export interface BlastsTable {
   template: string | null;
   /** Meta's id of the uploaded header image, once uploaded. */
   media_id: string | null;
+  /** The client's numbers the opt-out list left out, uncharged (migration 014). */
+  opted_out_count: number;
 }
 
 /**
@@ -278,6 +280,19 @@ export interface DeliveryRecipientsTable {
   last_sent_at: string;
 }
 
+/** Numbers that receive no more blasts (migration 014), in Sebar's normalised form. */
+export interface OptOutsTable {
+  number: string;
+  source: 'whatsapp' | 'admin';
+  /** The message that did it, as sent; null when the admin added the number. */
+  keyword: string | null;
+  /** 'cloud_api' or 'gateway'; null when the admin added the number. */
+  channel: string | null;
+  created_at: string;
+  /** The admin who added it; null when the number's own message did. */
+  created_by: string | null;
+}
+
 export interface MigrationsTable {
   name: string;
   applied_at: string;
@@ -306,5 +321,6 @@ export interface Database {
   delivery_recipients: DeliveryRecipientsTable;
   gateway_settings: GatewaySettingsTable;
   gateway_devices: GatewayDevicesTable;
+  opt_outs: OptOutsTable;
   sebar_migrations: MigrationsTable;
 }

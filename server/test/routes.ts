@@ -19,6 +19,8 @@ export interface Fixtures {
   requestId: string;
   blastId: string;
   blastOfA: string;
+  /** A number the admin put on the opt-out list. */
+  optOutNumber: string;
   /** B's uploaded blast image, the QR the settings name, and an older QR they do not. */
   imageName: string;
   qrName: string;
@@ -126,6 +128,10 @@ export async function seedFixtures(server: TestServer): Promise<Fixtures> {
     }),
     201,
   );
+  const optOut = ok(
+    await api('POST', '/api/admin/opt-outs', { token, body: { number: '081200007777' } }),
+    201,
+  );
   return {
     a,
     b,
@@ -136,6 +142,7 @@ export async function seedFixtures(server: TestServer): Promise<Fixtures> {
     requestId: request.id,
     blastId: blast.id,
     blastOfA: blastOfA.id,
+    optOutNumber: optOut.number,
     imageName: nameOf(image),
     qrName: nameOf(qr.file_url),
     otherQrName: nameOf(otherQr),
@@ -153,6 +160,7 @@ export function pathFor(url: string, fx: Fixtures): string {
     ['/api/admin/blast-requests/:id', fx.blastId],
     ['/api/client/blast-requests/:id', fx.blastId],
     ['/api/admin/qr-data/:filename', fx.qrName],
+    ['/api/admin/opt-outs/:number', fx.optOutNumber],
     // No template is synced in the fixtures (no Cloud API): the route answers 404 for it.
     ['/api/admin/delivery/templates/:id', '1029384756000001'],
     // No gateway device is added in the fixtures: the routes answer 404 for it.
@@ -238,6 +246,8 @@ export function exampleBody(
       };
     case 'POST /api/admin/blast-requests/:id/number-statuses':
       return { body: { number_statuses: { '0': 'success' } } };
+    case 'POST /api/admin/opt-outs':
+      return { body: { number: `08199${String(crypto.randomInt(1_000_000)).padStart(6, '0')}` } };
     case 'POST /api/upload/image':
       return { raw: form('image', fx.png) };
     case 'POST /api/admin/upload-qr':

@@ -29,6 +29,7 @@ const TABLES: { [T in keyof Database]: (keyof Database[T] & string)[] } = {
   delivery_recipients: ['number'],
   gateway_settings: ['id'],
   gateway_devices: ['session'],
+  opt_outs: ['number'],
 };
 
 export interface Snapshot {

@@ -4,6 +4,7 @@ import type { ReactNode } from 'react';
 import { useState } from 'react';
 import { channelName, sentByEngine } from '#common/blast-rules.ts';
 import type { Blast, BlastDetail, NumberStatus } from '#common/blasts.ts';
+import { OPT_OUT_MESSAGES } from '#common/opt-out-rules.ts';
 import { Button } from '#client/components/ui/button.tsx';
 import { ConfirmDialog } from '#client/components/ui/confirm-dialog.tsx';
 import {
@@ -96,7 +97,14 @@ function BlastFacts({ blast }: { blast: Blast }) {
       </dl>
 
       <dl className="grid grid-cols-2 gap-3 rounded-lg border p-3 text-sm sm:grid-cols-4">
-        <Fact label="Total Nomor">{formatNumber(blast.total_numbers)}</Fact>
+        <Fact label="Total Nomor">
+          {formatNumber(blast.total_numbers)}
+          {blast.opted_out_count > 0 && (
+            <span className="block text-xs font-normal text-muted-foreground">
+              {OPT_OUT_MESSAGES.notice(blast.opted_out_count)}
+            </span>
+          )}
+        </Fact>
         <Fact label="Berhasil">{formatNumber(blast.successful_count)}</Fact>
         <Fact label="Gagal">{formatNumber(blast.failed_count)}</Fact>
         <Fact label="No WA">{formatNumber(blast.no_wa_count)}</Fact>

@@ -6,6 +6,7 @@ import { toastError, toastSuccess } from '#client/components/ui/toast.ts';
 import { errorMessage } from '#client/lib/api-client.ts';
 import { newIdempotencyKey } from '#client/lib/idempotency-key.ts';
 import type { CreateBlast } from '#common/blasts.ts';
+import { OPT_OUT_MESSAGES } from '#common/opt-out-rules.ts';
 import type { BlastToSend } from './blast-form-rules.ts';
 import { uploadBlastImage, useCreateBlast } from './client-api.ts';
 import type { TemplateBlastToSend } from './template-blast-rules.ts';
@@ -75,6 +76,11 @@ export function useSendBlast() {
           <span className="block">
             Blast request berhasil dibuat untuk {blast.total_numbers} nomor
           </span>
+          {blast.opted_out_count > 0 && (
+            <span className="block" data-opt-out-notice="">
+              {OPT_OUT_MESSAGES.notice(blast.opted_out_count)}
+            </span>
+          )}
           {uploaded && 'dropped' in uploaded && (
             <span className="block">
               Gambar tidak ikut terkirim.{uploaded.dropped && ` ${uploaded.dropped}`}

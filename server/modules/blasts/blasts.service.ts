@@ -33,6 +33,7 @@ import { errorMeaning } from '#common/whatsapp-errors.ts';
 import type { PageQuery } from '#common/pagination.ts';
 import { formatNumber } from '#common/format.ts';
 import { analyzeNumbers } from '#common/phone.ts';
+import { OPT_OUT_MESSAGES } from '#common/opt-outs.ts';
 import { listRows, now, orderedList, type Db, type DbHandle } from '#server/db/connection.ts';
 import { pageWindow, windowIds, type PageWindow } from '#server/db/pages.ts';
 import type { BlastNumbersTable, BlastsTable } from '#server/db/schema.ts';
@@ -45,6 +46,7 @@ import { readSettings } from '#server/modules/settings/settings.service.ts';
 import { findUpload, IMAGES_OFF } from '#server/modules/uploads/uploads.service.ts';
 import { readDeliveryMode } from '#server/modules/delivery/delivery.service.ts';
 import { clientTemplate } from '#server/modules/delivery/templates.service.ts';
+import { withoutOptedOut } from '#server/modules/opt-outs/opt-outs.service.ts';
 
 /** The items by `key`, each group in the items' order. */
 export function groupBy<T, K>(items: readonly T[], key: (item: T) => K): Map<K, T[]> {
@@ -91,6 +93,7 @@ function blastFields(row: BlastRow): Omit<Blast, 'target_numbers' | 'number_stat
     results: { successful_count: row.successful_count, failed_count: row.failed_count },
     delivery_mode: row.delivery_mode,
     template: row.template === null ? null : (JSON.parse(row.template) as BlastTemplate),
+    opted_out_count: row.opted_out_count,
   };
 }
 
@@ -308,16 +311,19 @@ async function claimKey(tx: Tx, { key, requestHash }: Idempotency, blast: BlastD
     .where('key', '=', key)
     .executeTakeFirstOrThrow();
   if (stored.request_hash !== requestHash) throw new HttpError(422, IDEMPOTENCY_MISMATCH);
-  return JSON.parse(stored.response_body) as BlastDetail;
+  // An answer stored before the count existed (migration 014) has none: none was left out.
+  const answer = JSON.parse(stored.response_body) as Omit<BlastDetail, 'opted_out_count'> &
+    Partial<BlastDetail>;
+  return { ...answer, opted_out_count: answer.opted_out_count ?? 0 };
 }
 
-/** A new blast's row: pending, charged one point per unique number. */
+/** A new blast's row: pending, charged one point per unique number not on the opt-out list. */
 function newBlastRow(
   userId: string,
   input: { message: string; image_url: string | null },
-  count: number,
   mode: DeliveryMode,
   template: BlastTemplate | null,
+  { count, optedOut }: { count: number; optedOut: number },
 ): BlastsTable {
   return {
     id: crypto.randomUUID(),
@@ -337,6 +343,7 @@ function newBlastRow(
     delivery_mode: mode,
     template: template && JSON.stringify(template),
     media_id: null,
+    opted_out_count: optedOut,
   };
 }
 
@@ -390,7 +397,8 @@ function requestHash(input: CreateBlast): string {
 }
 
 /**
- * Creates a blast and charges its unique valid numbers once; in Cloud API and gateway mode its
+ * Creates a blast and charges its unique valid numbers not on the opt-out list, once (the answer
+ * says how many were left out; all of them refuses the blast); in Cloud API and gateway mode its
  * numbers are queued for the delivery engine in the same transaction (the outbox, decision 204). With an
  * idempotency key, the answer is stored with the key, and every retry of the same request gets it.
  */
@@ -408,11 +416,15 @@ export async function createBlast(
     throw new HttpError(422, BLAST_MESSAGES.invalid(analysis.invalid.length));
   const imageRefused =
     input.image_url === null ? null : await imageRefusal(database.db, input.image_url, userId);
-  const numbers = analysis.unique;
-  const count = numbers.length;
   return transact(database, async (tx) => {
     const owner = await holdClient(tx, userId);
-    const row = newBlastRow(userId, { message, image_url: input.image_url }, count, mode, template);
+    // Numbers on the opt-out list are left out before the price: the client pays for the rest.
+    const { kept: numbers, optedOut } = await withoutOptedOut(tx, analysis.unique);
+    const count = numbers.length;
+    const row = newBlastRow(userId, { message, image_url: input.image_url }, mode, template, {
+      count,
+      optedOut,
+    });
     // The engine's numbers (Cloud API, gateway) are queued now, due at once; manual ones have no
     // delivery.
     const queued = sentByEngine(mode) ? row.created_at : null;
@@ -446,8 +458,10 @@ export async function createBlast(
       );
       if (stored) return stored;
     }
-    // After the key's claim: a retry of a blast made while images were allowed gets that blast.
+    // After the key's claim: a retry of a blast made while images were allowed, or before its
+    // numbers opted out, gets that blast.
     if (imageRefused) throw new HttpError(422, imageRefused);
+    if (count === 0) throw new HttpError(422, OPT_OUT_MESSAGES.allOptedOut(optedOut));
     await applyPoints(
       tx,
       {

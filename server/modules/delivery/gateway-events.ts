@@ -5,6 +5,7 @@
 import type { ReportedStatus } from '#common/delivery-states.ts';
 import { now, type DbHandle } from '#server/db/connection.ts';
 import { transact } from '#server/db/transaction.ts';
+import { recordOptOuts } from '#server/modules/opt-outs/opt-outs.service.ts';
 import { heardStatus } from './devices.service.ts';
 import { applyStatuses, type ReportedMessageStatus } from './outbox.ts';
 import type { WahaSession } from './waha.ts';
@@ -120,6 +121,13 @@ export async function applyGatewayEvents(database: DbHandle, limit = 200): Promi
     );
     const waitFrom = new Date(Date.now() - UNMATCHED_WAIT_MS).toISOString();
     const done = events.filter((e) => e.received_at < waitFrom || !e.ack || !unknown.has(e.ack.id));
+    // A STOP, BERHENTI or UNSUB written to a device puts its sender on the opt-out list.
+    const incoming = done.flatMap((e) => incomingMessagesOf(e.event));
+    await recordOptOuts(
+      tx,
+      incoming.map((message) => ({ from: message.from, texts: [message.text] })),
+      'gateway',
+    );
     if (done.length > 0) {
       await tx.db
         .updateTable('webhook_events')

@@ -14,6 +14,7 @@ import { now, type DbHandle } from '#server/db/connection.ts';
 import type { BlastNumbersTable, DeliveryEngineTable } from '#server/db/schema.ts';
 import { forUpdate, transact, type Tx } from '#server/db/transaction.ts';
 import { groupBy, lockBlast, settleDelivery } from '#server/modules/blasts/blasts.service.ts';
+import { recordIncomingOptOuts } from '#server/modules/opt-outs/opt-outs.service.ts';
 
 /** How the engine paces and retries; the defaults are Meta's, tests shorten them. */
 export interface Pacing {
@@ -612,6 +613,8 @@ export async function applyEvents(database: DbHandle, limit = 200): Promise<numb
     const done = events.filter(
       (e) => e.received_at < waitFrom || !e.statuses.some((status) => unknown.has(status.id)),
     );
+    // Keyword messages in the events put their senders on the opt-out list, once per event.
+    await recordIncomingOptOuts(tx, done);
     if (done.length > 0) {
       await tx.db
         .updateTable('webhook_events')
@@ -699,13 +702,23 @@ export async function applyStatuses(
 /**
  * Numbers left sending longer than `waitMs` with no word from Meta (a worker died between its
  * claim and the answer, or the answer was lost and no webhook came): Meta reports every message
- * it accepted, so these were never accepted and go back to the queue.
+ * it accepted, so these were never accepted and go back to the queue. Not while the workers are
+ * behind with the kept webhooks (one waiting longer than a few seconds): one of them may say what
+ * became of such a number.
  */
 export async function requeueUnanswered(
   { db }: DbHandle,
   waitMs: number,
   at = Date.now(),
 ): Promise<number> {
+  const waiting = await db
+    .selectFrom('webhook_events')
+    .select('id')
+    .where('processed_at', 'is', null)
+    .where('received_at', '<', iso(at - 5000))
+    .limit(1)
+    .executeTakeFirst();
+  if (waiting) return 0;
   const moved = await db
     .updateTable('blast_numbers')
     .set({ state: 'queued', next_attempt_at: iso(at) })

@@ -1,0 +1,130 @@
+// The opt-out list in Chromium: a customer answers STOP through the local Cloud API and shows up
+// on the admin's 'Berhenti Berlangganan' screen; the admin adds a number by hand (with the
+// form's checks); a client blasts to both plus others, pays only for the rest and is told
+// 'N nomor telah berhenti berlangganan'; the admin takes a number off the list again.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { WEBHOOK_PATH } from '#common/delivery.ts';
+import { cloudApiSettingsOf } from '#local-apis/cloud-api/test-helpers.ts';
+import { startLocalCloudApi, type LocalCloudApi } from '#local-apis/cloud-api/server.ts';
+import { signIn, startE2E, type E2E, type Page } from './helpers.ts';
+import {
+  adminApi,
+  adminPage,
+  expectNoSidewaysScroll,
+  expectToast,
+  goTo,
+  shot,
+  statValue,
+} from './admin-seed.ts';
+import { balanceOf, expectShellBalance, go, setPoints } from './client-seed.ts';
+
+const ANSWERED_STOP = '6281255550001';
+const BY_ADMIN = '081255550002';
+
+let e2e: E2E;
+let whatsapp: LocalCloudApi;
+let admin: Page;
+
+beforeAll(async () => {
+  e2e = await startE2E();
+  whatsapp = await startLocalCloudApi({
+    webhookUrl: `${e2e.url}${WEBHOOK_PATH}`,
+    recipientGapMs: 0,
+  });
+  // The webhook is signed with the Cloud API's app secret; the blasts below stay manual.
+  await adminApi(e2e.server, 'PUT', '/api/admin/delivery', {
+    mode: 'manual',
+    cloud_api: cloudApiSettingsOf(whatsapp),
+  });
+  admin = await adminPage(e2e, '/opt-outs');
+});
+afterAll(async () => {
+  await whatsapp?.close();
+  await e2e?.close();
+});
+
+const row = (text: string) => admin.locator('tbody tr', { hasText: text });
+
+describe('Berhenti Berlangganan', () => {
+  it('starts empty, then shows a customer who answered STOP', async () => {
+    await admin.getByRole('heading', { level: 1, name: 'Daftar Berhenti Berlangganan' }).waitFor();
+    await admin.getByText('Belum ada nomor yang berhenti berlangganan').waitFor();
+    whatsapp.receive(ANSWERED_STOP, { text: 'Stop' });
+    await whatsapp.settled();
+    await expect
+      .poll(async () => (await adminApi(e2e.server, 'GET', '/api/admin/opt-outs')).total)
+      .toBe(1);
+    await admin.reload();
+    await row(ANSWERED_STOP).waitFor();
+    expect(await row(ANSWERED_STOP).textContent()).toContain('Pesan WhatsApp');
+    expect(await row(ANSWERED_STOP).textContent()).toContain('Mengirim “Stop”');
+  });
+
+  it('adds a number through the inline form, with its checks', async () => {
+    await admin.getByRole('button', { name: 'Tambah Nomor' }).click();
+    const form = admin.getByRole('form', { name: 'Tambah nomor berhenti berlangganan' });
+    await form.waitFor();
+    expect(await admin.evaluate(() => document.activeElement?.id)).toBe('opt-out-number');
+    await form.getByRole('button', { name: 'Simpan' }).click();
+    await form.getByText('Nomor harus diisi').waitFor();
+    await form.getByLabel('Nomor WhatsApp').fill('12345');
+    await form.getByRole('button', { name: 'Simpan' }).click();
+    await form.getByText('Nomor tidak valid. Mohon perbaiki format nomor').waitFor();
+    await form.getByLabel('Nomor WhatsApp').fill(BY_ADMIN);
+    await form.getByRole('button', { name: 'Simpan' }).click();
+    await expectToast(admin, 'Nomor ditambahkan ke daftar berhenti berlangganan');
+    await form.waitFor({ state: 'hidden' });
+    await row('6281255550002').waitFor();
+    expect(await row('6281255550002').textContent()).toContain('Ditambahkan oleh admin');
+    expect(await statValue(admin, 'Total Nomor')).toBe('2');
+    await shot(admin, 'admin-opt-outs');
+  });
+
+  it("leaves the listed numbers out of a client's blast, which is told how many", async () => {
+    const client = await e2e.server.createClient({ username: 'toko-berhenti' });
+    await setPoints(e2e.server, client, 10);
+    const page = await e2e.open('/login');
+    await signIn(page, client.user.email, client.password);
+    await go(page, e2e.url, '/blast-form');
+    await expectShellBalance(page, 10);
+    await page
+      .getByLabel('Nomor WhatsApp Tujuan')
+      .fill(['0812 5555 0001', BY_ADMIN, '081255550003', '081255550004'].join('\n'));
+    await page.getByLabel('Pesan').fill('Promo akhir pekan');
+    await page.getByRole('button', { name: 'KIRIM BLAST REQUEST' }).click();
+    const toast = await expectToast(page, '2 nomor telah berhenti berlangganan');
+    expect(await toast.textContent()).toContain('Blast request berhasil dibuat untuk 2 nomor');
+    await shot(page, 'client-blast-opt-out-notice');
+    await expectShellBalance(page, 8);
+    expect(await balanceOf(e2e.server, client)).toBe(8);
+    // The blast's detail says it too, beside the numbers it was sent to.
+    await page.getByRole('button', { name: 'Detail' }).first().click();
+    const detail = page.getByRole('dialog');
+    await detail.getByText('2 nomor telah berhenti berlangganan').waitFor();
+    expect(await detail.textContent()).not.toContain('6281255550001');
+    await shot(page, 'client-blast-detail-opt-outs');
+    await page.context().close();
+  });
+
+  it('takes a number off the list after a confirmation, and finds numbers by search', async () => {
+    await goTo(admin, '/opt-outs');
+    await admin.getByRole('searchbox', { name: 'Cari nomor' }).fill('0812 5555 0002');
+    await expect.poll(() => admin.locator('tbody tr').count()).toBe(1);
+    await row('6281255550002').waitFor();
+    admin.once('dialog', (dialog) => void dialog.accept());
+    await admin.getByRole('button', { name: 'Hapus nomor 6281255550002 dari daftar' }).click();
+    await expectToast(admin, 'Nomor dihapus dari daftar berhenti berlangganan');
+    await admin.getByText('Tidak ada nomor yang cocok').waitFor();
+    await admin.getByRole('searchbox', { name: 'Cari nomor' }).fill('');
+    await row(ANSWERED_STOP).waitFor();
+    expect(await statValue(admin, 'Total Nomor')).toBe('1');
+  });
+
+  it('fits a phone, each number a card', async () => {
+    const phone = await adminPage(e2e, '/opt-outs', 'phone');
+    await phone.locator('tbody tr', { hasText: ANSWERED_STOP }).waitFor();
+    await expectNoSidewaysScroll(phone);
+    await shot(phone, 'admin-opt-outs-phone');
+    await phone.context().close();
+  });
+});
