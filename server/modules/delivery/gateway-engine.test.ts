@@ -81,6 +81,14 @@ describe('a free-text blast through two devices', () => {
       );
       expect(typed, send.chatId).toBeDefined();
     }
+    // WAHA's signed acks (SERVER, DEVICE for these numbers) move each number to delivered.
+    const acked = await f.until(
+      created.id,
+      (b) => b.numbers.filter((n: any) => n.delivery.state === 'delivered').length === 190,
+    );
+    const one = acked.numbers.find((n: any) => n.status === 'success');
+    expect(one.delivery.sent_at).not.toBeNull();
+    expect(one.delivery.delivered_at).not.toBeNull();
     expect(await checkLedger(f.server.database.db)).toEqual([]);
   }, 90_000);
 });
