@@ -4,8 +4,8 @@
 // BENCH_SAMPLES (300), BENCH_ROUNDS (5), BENCH_BROWSER (1; 0 skips the browser figures), BENCH_KEEP (keep the
 // PostgreSQL schema), BENCH_DATABASE_URL, BENCH_PIN (1; 0 leaves the processes unpinned),
 // BENCH_PROF (a directory: the server under test writes a `--cpu-prof` profile there at exit),
-// BENCH_ONLY=delivery (only the delivery figures of bench/delivery.ts, saved to
-// .tmp/bench/results-partial.json instead of bench/results.json).
+// BENCH_ONLY=delivery (only the delivery and gateway figures of bench/delivery.ts and
+// bench/gateway.ts, saved to .tmp/bench/results-partial.json instead of bench/results.json).
 import { spawn, spawnSync, type ChildProcess, type SpawnOptions } from 'node:child_process';
 import fs from 'node:fs';
 import http from 'node:http';
@@ -17,7 +17,8 @@ import pg from 'pg';
 import { openSqlite } from '#server/db/sqlite.ts';
 import { migrate } from '#server/db/migrate.ts';
 import { measureBrowser } from './browser.ts';
-import { benchDelivery } from './delivery.ts';
+import { benchDelivery, type DeliveryContext } from './delivery.ts';
+import { benchGateway, GATEWAY_SECOND_MS } from './gateway.ts';
 import { freePort } from './ports.ts';
 import {
   BENCH_ADMIN,
@@ -311,6 +312,8 @@ async function startServer(env: Record<string, string>): Promise<Server> {
       SEBAR_SECRET_KEY: 'bench-secret-key-0123456789abcdef',
       // The delivery figures send to distinct numbers as fast as allowed: no pair-rate wait.
       SEBAR_DELIVERY_RECIPIENT_GAP_MS: '0',
+      // The gateway's day is compressed (bench/gateway.ts converts its figures back).
+      SEBAR_DELIVERY_GATEWAY_SECOND_MS: String(GATEWAY_SECOND_MS),
     },
     stdio: ['ignore', log, 'inherit'],
   });
@@ -870,7 +873,7 @@ async function benchEngine(engine: Engine, browser: boolean) {
       });
     }
 
-    await benchDelivery({
+    const deliveryContext: DeliveryContext = {
       engine,
       base,
       serverPid: pid,
@@ -888,7 +891,9 @@ async function benchEngine(engine: Engine, browser: boolean) {
       measured,
       cannon,
       spawnNode,
-    });
+    };
+    await benchDelivery(deliveryContext);
+    await benchGateway(deliveryContext);
 
     if (browser && !ONLY) {
       // Chromium and Lighthouse get every CPU, as a browser would.
