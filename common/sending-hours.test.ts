@@ -8,7 +8,14 @@ describe('sending hours', () => {
   it('reads HH:MM-HH:MM with the start before the end', () => {
     expect(parseSendingHours('08:00-20:00')).toEqual({ start: 480, end: 1200 });
     expect(parseSendingHours('00:00-24:00')).toEqual({ start: 0, end: 1440 });
-    for (const bad of ['20:00-08:00', '8:00-20:00', '08:00-08:00', '08:60-20:00', '08:00 20:00'])
+    for (const bad of [
+      '20:00-08:00',
+      '8:00-20:00',
+      '08:00-08:00',
+      '08:60-20:00',
+      '08:00 20:00',
+      '08:00-24:30',
+    ])
       expect(parseSendingHours(bad)).toBeNull();
   });
 
