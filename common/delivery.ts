@@ -90,7 +90,8 @@ export const SessionNameSchema = z
     'Nama sesi hanya boleh huruf, angka, _ dan -, 1 sampai 54 karakter',
   );
 
-const SENDING_HOURS = /^([01]\d|2[0-3]):[0-5]\d-([01]\d|2[0-3]):[0-5]\d$/;
+/** 'HH:MM-HH:MM'; the end may be 24:00 (until midnight: '00:00-24:00' is all day). */
+const SENDING_HOURS = /^([01]\d|2[0-3]):[0-5]\d-(([01]\d|2[0-3]):[0-5]\d|24:00)$/;
 
 const delay = (label: string, fallback: number) =>
   z
