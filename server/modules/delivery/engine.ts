@@ -15,7 +15,12 @@ import {
 import { credentialsOf, readDelivery } from './delivery.service.ts';
 import { applyGatewayEvents } from './gateway-events.ts';
 import { claimForDevices, holdDevice, type GatewayClaimed } from './gateway-outbox.ts';
-import { readGatewaySending, sendThroughGateway, type GatewaySending } from './gateway-sender.ts';
+import {
+  gatewaySendMs,
+  readGatewaySending,
+  sendThroughGateway,
+  type GatewaySending,
+} from './gateway-sender.ts';
 import {
   anyDue,
   applyEvents,
@@ -135,8 +140,20 @@ export class DeliveryEngine {
       this.lastSweep = Date.now();
       // What this worker learned is recorded first: only numbers nobody has word of go back.
       await this.flush();
-      const waitMs = Math.max(this.options.unansweredMs, GRAPH_TIMEOUT_MS + 5000);
-      await requeueUnanswered(database, waitMs);
+      const { unansweredMs, gatewaySecondMs } = this.options;
+      const at = Date.now();
+      await requeueUnanswered(
+        database,
+        Math.max(unansweredMs, GRAPH_TIMEOUT_MS + 5000),
+        at,
+        'cloud_api',
+      );
+      await requeueUnanswered(
+        database,
+        Math.max(unansweredMs, gatewaySendMs(gatewaySecondMs) + 5000),
+        at,
+        'gateway',
+      );
     }
     return Math.max(0, until - Date.now());
   }

@@ -700,7 +700,7 @@ export async function applyStatuses(
 }
 
 /**
- * Numbers left sending longer than `waitMs` with no word from Meta (a worker died between its
+ * Numbers (of `mode`'s blasts, or all) left sending longer than `waitMs` with no word from Meta (a worker died between its
  * claim and the answer, or the answer was lost and no webhook came): Meta reports every message
  * it accepted, so these were never accepted and go back to the queue. Not while the workers are
  * behind with the kept webhooks (one waiting longer than a few seconds): one of them may say what
@@ -710,6 +710,7 @@ export async function requeueUnanswered(
   { db }: DbHandle,
   waitMs: number,
   at = Date.now(),
+  mode?: 'cloud_api' | 'gateway',
 ): Promise<number> {
   const waiting = await db
     .selectFrom('webhook_events')
@@ -724,6 +725,11 @@ export async function requeueUnanswered(
     .set({ state: 'queued', next_attempt_at: iso(at) })
     .where('state', '=', 'sending')
     .where('claimed_at', '<', iso(at - waitMs))
+    .$if(mode !== undefined, (qb) =>
+      qb.where('blast_id', 'in', (eb) =>
+        eb.selectFrom('blasts').select('id').where('delivery_mode', '=', mode!),
+      ),
+    )
     .executeTakeFirst();
   return Number(moved.numUpdatedRows);
 }
