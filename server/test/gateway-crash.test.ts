@@ -1,4 +1,3 @@
-/* eslint-disable @typescript-eslint/no-explicit-any -- tests read answers loosely: they assert on them */
 // The gateway channel through crashes (as delivery-crash.test.ts for the Cloud API): a free-text
 // blast over two devices of the local WAHA (in this process), Sebar (or its separate worker)
 // killed with SIGKILL in the middle of sending and restarted. The double counts what WhatsApp
