@@ -16,13 +16,14 @@ import { numberEnding } from './delivery-fixture.ts';
 import {
   freePort,
   processDatabase,
-  REPO_ROOT,
   send,
   signIn,
   spawnServer,
   stopChildren,
+  waitFor,
   waitHealthy,
   withDb,
+  workerProcess,
   type ChildServer,
   type Launch,
   type ProcessDatabase,
@@ -38,12 +39,6 @@ const DELIVERY_ENV = {
   // The least the engine allows: for the gateway, its longest send and a margin.
   SEBAR_DELIVERY_UNANSWERED_MS: '0',
 };
-
-const worker: Launch = () => ({
-  command: process.execPath,
-  args: ['--import', 'tsx', 'server/worker.ts'],
-  cwd: REPO_ROOT,
-});
 
 const COUNT = 40;
 const numbers = Array.from({ length: COUNT }, (_, i) =>
@@ -68,14 +63,6 @@ const call = async (url: string, token: string, method: string, path: string, bo
   expect(answer.status, `${method} ${path}: ${JSON.stringify(answer.body)}`).toBeLessThan(300);
   return answer.body;
 };
-
-async function waitFor(check: () => Promise<boolean> | boolean, timeoutMs: number, what: string) {
-  const deadline = Date.now() + timeoutMs;
-  while (!(await check())) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-}
 
 async function start(port: number, env: Record<string, string> = {}, launch?: Launch) {
   const child = spawnServer(database!, port, { ...DELIVERY_ENV, ...env }, launch);
@@ -204,14 +191,14 @@ describe('a kill -9 in the middle of a gateway blast', () => {
     const port = await freePort();
     await startWaha();
     const server = await start(port, { SEBAR_DELIVERY_WORKER: 'off' });
-    const alone = await start(port, {}, worker);
+    const alone = await start(port, {}, workerProcess);
     const run = await startBlast(server.url);
     await midBlast();
     await alone.kill('SIGKILL');
     expect(waha!.sends.length).toBeLessThan(COUNT - NOT_ON_WA.length);
     // Two workers now share what is left.
-    await start(port, {}, worker);
-    await start(port, {}, worker);
+    await start(port, {}, workerProcess);
+    await start(port, {}, workerProcess);
     await expectExactlyOnce(server.url, run);
   }, 300_000);
 });
