@@ -294,5 +294,21 @@ export const DeliveryQueueSchema = z.object({
     /** Unique recipients sent to in the last 24 hours. */
     used: z.number(),
   }),
+  /** In gateway mode only: the devices' human pacing in place of the Cloud API's rate. */
+  gateway: z
+    .object({
+      /** Devices WORKING and not held: those that take numbers. */
+      devices: z.number(),
+      min_delay_seconds: z.number(),
+      max_delay_seconds: z.number(),
+      /** Numbers the devices took today (Jakarta's day), against their daily limits summed. */
+      sent_today: z.number(),
+      daily_limit: z.number(),
+      /** 'HH:MM-HH:MM' (WIB); whether they are open now, else when they open. */
+      sending_hours: z.string(),
+      open: z.boolean(),
+      opens_at: z.string().nullable(),
+    })
+    .optional(),
 });
 export type DeliveryQueue = z.infer<typeof DeliveryQueueSchema>;

@@ -15,7 +15,12 @@ import {
 import { credentialsOf, readDelivery } from './delivery.service.ts';
 import { applyGatewayEvents } from './gateway-events.ts';
 import { claimForDevices, holdDevice, type GatewayClaimed } from './gateway-outbox.ts';
-import { readGatewaySending, sendThroughGateway, type GatewaySending } from './gateway-sender.ts';
+import {
+  gatewaySendMs,
+  readGatewaySending,
+  sendThroughGateway,
+  type GatewaySending,
+} from './gateway-sender.ts';
 import {
   anyDue,
   applyEvents,
@@ -31,7 +36,6 @@ import {
   type SendResult,
 } from './outbox.ts';
 import type { SecretBox } from './secret-box.ts';
-import { WAHA_TIMEOUT_MS } from './waha.ts';
 
 export interface EngineOptions extends Retrying {
   /** Meta's pair rate: the least time between two sends to one recipient. */
@@ -129,14 +133,13 @@ export class DeliveryEngine {
 
   /**
    * How long a number may stay sending with no word before it goes back to the queue: the
-   * setting, never less than the longest its send can take plus a margin (a gateway send checks
-   * the number, types for up to four pacing seconds and sends, each call with its timeout).
+   * setting, never less than the longest its send can take plus a margin.
    */
   private unansweredMs() {
     const least = (sendMs: number) => Math.max(this.options.unansweredMs, sendMs + 5000);
     return {
       cloudApiMs: least(GRAPH_TIMEOUT_MS),
-      gatewayMs: least(2 * WAHA_TIMEOUT_MS + 4 * this.options.gatewaySecondMs),
+      gatewayMs: least(gatewaySendMs(this.options.gatewaySecondMs)),
     };
   }
 
