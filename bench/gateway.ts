@@ -48,7 +48,7 @@ export async function benchGateway(ctx: DeliveryContext): Promise<void> {
         min_delay_seconds: GATEWAY_DEFAULTS.min_delay_seconds,
         max_delay_seconds: GATEWAY_DEFAULTS.max_delay_seconds,
         daily_limit_per_device: 1_000_000_000,
-        sending_hours: '00:00-23:59',
+        sending_hours: '00:00-24:00',
         check_numbers: true,
       },
     });

@@ -19,7 +19,7 @@ export const ClientDashboardSchema = z.object({
 export type ClientDashboard = z.infer<typeof ClientDashboardSchema>;
 
 export const TIME_ZONE = 'Asia/Jakarta';
-const JAKARTA_OFFSET_MS = 7 * 60 * 60 * 1000; // Asia/Jakarta has no daylight saving
+export const JAKARTA_OFFSET_MS = 7 * 60 * 60 * 1000; // Asia/Jakarta has no daylight saving
 
 /** The UTC instants [start, end) of the Asia/Jakarta day containing `now`. */
 export function jakartaDayRange(now: Date): { start: string; end: string } {

@@ -1,6 +1,7 @@
 // How blasts are delivered: by hand (manual, the default), through the WhatsApp Cloud API or
 // through a self-hosted WhatsApp gateway (WAHA), and the settings each needs, with the gateway's
 // devices. Secrets are write-only: answers say whether each is set.
+import { parseSendingHours, SENDING_HOURS_PATTERN } from './sending-hours.ts';
 import { text } from './text.ts';
 import { z } from './zod.ts';
 
@@ -90,8 +91,6 @@ export const SessionNameSchema = z
     'Nama sesi hanya boleh huruf, angka, _ dan -, 1 sampai 54 karakter',
   );
 
-const SENDING_HOURS = /^([01]\d|2[0-3]):[0-5]\d-([01]\d|2[0-3]):[0-5]\d$/;
-
 const delay = (label: string, fallback: number) =>
   z
     .number()
@@ -119,9 +118,9 @@ export const GatewayInputSchema = z
     sending_hours: z
       .string()
       .trim()
-      .regex(SENDING_HOURS, 'Jam kirim harus seperti 08:00-20:00')
+      .regex(SENDING_HOURS_PATTERN, 'Jam kirim harus seperti 08:00-20:00')
       .refine(
-        (hours) => hours.slice(0, 5) < hours.slice(6),
+        (hours) => parseSendingHours(hours) !== null,
         'Jam mulai kirim harus lebih awal dari jam selesai',
       )
       .default(GATEWAY_DEFAULTS.sending_hours),
@@ -295,5 +294,21 @@ export const DeliveryQueueSchema = z.object({
     /** Unique recipients sent to in the last 24 hours. */
     used: z.number(),
   }),
+  /** In gateway mode only: the devices' human pacing in place of the Cloud API's rate. */
+  gateway: z
+    .object({
+      /** Devices WORKING and not held: those that take numbers. */
+      devices: z.number(),
+      min_delay_seconds: z.number(),
+      max_delay_seconds: z.number(),
+      /** Numbers the devices took today (Jakarta's day), against their daily limits summed. */
+      sent_today: z.number(),
+      daily_limit: z.number(),
+      /** 'HH:MM-HH:MM' (WIB); whether they are open now, else when they open. */
+      sending_hours: z.string(),
+      open: z.boolean(),
+      opens_at: z.string().nullable(),
+    })
+    .optional(),
 });
 export type DeliveryQueue = z.infer<typeof DeliveryQueueSchema>;

@@ -1,11 +1,13 @@
 // Issue 29's pairing in Chromium, against the local WAHA with the real delivery worker applying
 // its webhooks: the admin chooses the gateway mode on 'Pengiriman', enters WAHA's address, key
 // and a webhook secret, tests the connection, adds a device, sees its QR, and — once the phone
-// "scans" it (the double's control) — watches the device turn 'Terhubung' without a reload.
+// "scans" it (the double's control) — watches the device turn 'Terhubung' without a reload; the
+// queue card then shows the devices' pacing, not the Cloud API's rate.
+import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startLocalWaha, type LocalWaha } from '#local-apis/waha/server.ts';
 import { ENGINE_DEFAULTS } from '#server/modules/delivery/engine.ts';
-import { type E2E, type Page, startE2E } from './helpers.ts';
+import { type E2E, type Page, SCREENSHOT_DIR, startE2E } from './helpers.ts';
 import { adminApi, adminPage, dismissToasts, expectToast, shot } from './admin-seed.ts';
 
 let e2e: E2E;
@@ -77,6 +79,19 @@ describe('gateway devices', () => {
     expect(await row.getByRole('img').count()).toBe(0);
     expect(await row.getByText('Terkirim hari ini:').textContent()).toContain('0 / 500');
     await shot(page, 'gateway-device-working-desktop');
+  });
+
+  it('shows the devices’ pacing on the queue card in place of the Cloud API’s rate', async () => {
+    const card = page.locator('[data-queue-card]');
+    await card.locator('[data-queue-gateway]').waitFor({ timeout: 15_000 });
+    expect(await card.getByText('Kecepatan (pesan/detik)').count()).toBe(0);
+    expect(await card.locator('[data-queue-pacing]').textContent()).toContain('8–20 detik');
+    await card.getByText('1 perangkat siap mengirim').waitFor();
+    await card.getByText('Jam Kirim 08:00-20:00 WIB').waitFor();
+    const meter = card.getByRole('meter', { name: 'Kiriman Perangkat Hari Ini' });
+    expect(await meter.getAttribute('aria-valuetext')).toBe('0 / 500');
+    await card.scrollIntoViewIfNeeded();
+    await card.screenshot({ path: path.join(SCREENSHOT_DIR, 'gateway-queue-card-desktop.png') });
   });
 
   it('logs the device out after a confirmation', async () => {

@@ -11,13 +11,14 @@ import { numberEnding, TEXT_TEMPLATE } from './delivery-fixture.ts';
 import {
   freePort,
   processDatabase,
-  REPO_ROOT,
   send,
   signIn,
   spawnServer,
   stopChildren,
+  waitFor,
   waitHealthy,
   withDb,
+  workerProcess,
   type ChildServer,
   type Launch,
   type ProcessDatabase,
@@ -32,13 +33,6 @@ const DELIVERY_ENV = {
   // The least the engine allows: a number left sending goes back after 15 s of silence.
   SEBAR_DELIVERY_UNANSWERED_MS: '0',
 };
-
-/** `npm run worker`, as its script runs it. */
-const worker: Launch = () => ({
-  command: process.execPath,
-  args: ['--import', 'tsx', 'server/worker.ts'],
-  cwd: REPO_ROOT,
-});
 
 let database: ProcessDatabase | undefined;
 let whatsapp: LocalCloudApi | undefined;
@@ -88,14 +82,6 @@ async function startBlast(url: string) {
     parameters: ['Rp10.000'],
   });
   return { token, blast, numbers };
-}
-
-async function waitFor(check: () => Promise<boolean> | boolean, timeoutMs: number, what: string) {
-  const deadline = Date.now() + timeoutMs;
-  while (!(await check())) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
 }
 
 /** After the restart: every number received once, the blast completed, the ledger exact. */
@@ -160,14 +146,14 @@ describe('a kill -9 in the middle of sending', () => {
       webhookMaxAttempts: 8,
     });
     const server = await start(port, { SEBAR_DELIVERY_WORKER: 'off' });
-    const alone = await start(port, {}, worker);
+    const alone = await start(port, {}, workerProcess);
     const run = await startBlast(server.url);
     await waitFor(() => whatsapp!.sends.length >= 40, 30_000, '40 sends');
     await alone.kill('SIGKILL');
     expect(whatsapp.sends.length).toBeLessThan(150);
     // Two workers now share what is left.
-    await start(port, {}, worker);
-    await start(port, {}, worker);
+    await start(port, {}, workerProcess);
+    await start(port, {}, workerProcess);
     await expectExactlyOnce(server.url, run);
   }, 150_000);
 });

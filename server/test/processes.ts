@@ -168,6 +168,25 @@ const nodeBundle: Launch = (bundle) => ({
   cwd: REPO_ROOT,
 });
 
+/** `npm run worker`, as its script runs it: the delivery engine alone (a `Launch`). */
+export const workerProcess: Launch = () => ({
+  command: process.execPath,
+  args: ['--import', 'tsx', 'server/worker.ts'],
+  cwd: REPO_ROOT,
+});
+
+/** Polls `check` every 100 ms until it holds; throws naming `what` after `timeoutMs`. */
+export async function waitFor(
+  check: () => Promise<boolean> | boolean,
+  timeoutMs: number,
+  what: string,
+): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!(await check())) {
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+}
 /** Spawns the production server (by default `node dist/server/main.js`, or as `launch` says). */
 export function spawnServer(
   database: ProcessDatabase,

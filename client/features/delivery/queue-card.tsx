@@ -1,6 +1,7 @@
 // 'Antrean Pengiriman' on Pengiriman: whether the engine sends (and why not, with 'Lanjutkan
 // Pengiriman'), what waits and what is on its way, today's sends and failures by code, the rate
-// against its limit and the daily recipient limit. Read again every few seconds.
+// against its limit and the daily recipient limit (in gateway mode: the devices' pacing, their
+// daily limits and the sending hours). Read again every few seconds.
 import { Activity, Play } from 'lucide-react';
 import type { DeliveryQueue, EngineState } from '#common/delivery.ts';
 import { Alert } from '#client/components/ui/alert.tsx';
@@ -162,6 +163,46 @@ function Meter(props: { label: string; hint: string; value: number; max: number 
   );
 }
 
+/** The gateway's human pacing in place of a rate: gaps, today's sends per limit, the hours. */
+function GatewayPacing({ pacing }: { pacing: NonNullable<DeliveryQueue['gateway']> }) {
+  const { devices, min_delay_seconds: min, max_delay_seconds: max } = pacing;
+  return (
+    <div className="grid gap-4 sm:grid-cols-2" data-queue-gateway="">
+      <div className="grid gap-1.5 text-sm" data-queue-pacing="">
+        <p className="flex flex-wrap items-baseline justify-between gap-x-3">
+          <span className="font-medium">Jeda Antar Pesan</span>
+          <span className="font-semibold">
+            {formatNumber(min)}–{formatNumber(max)} detik
+          </span>
+        </p>
+        <p className="text-xs text-muted-foreground">
+          Acak per perangkat, {formatNumber(devices)} perangkat siap mengirim.
+        </p>
+        <p
+          className="flex flex-wrap items-center gap-2"
+          data-queue-hours={pacing.open ? 'open' : 'closed'}
+        >
+          <span className="font-medium">Jam Kirim {pacing.sending_hours} WIB</span>
+          <Badge variant={pacing.open ? 'success' : 'secondary'}>
+            {pacing.open ? 'Buka' : 'Tutup'}
+          </Badge>
+          {!pacing.open && pacing.opens_at && (
+            <span className="text-muted-foreground">
+              dilanjutkan {formatDateTime(pacing.opens_at)}
+            </span>
+          )}
+        </p>
+      </div>
+      <Meter
+        label="Kiriman Perangkat Hari Ini"
+        hint="Nomor yang diambil perangkat hari ini, dibanding batas harian semua perangkat siap."
+        value={pacing.sent_today}
+        max={pacing.daily_limit}
+      />
+    </div>
+  );
+}
+
 function QueueBody({ queue }: { queue: DeliveryQueue }) {
   // Manual mode with nothing left of a Cloud API blast: the state says all there is.
   const idle = queue.mode === 'manual' && queue.waiting + queue.sending === 0;
@@ -171,20 +212,24 @@ function QueueBody({ queue }: { queue: DeliveryQueue }) {
       {!idle && (
         <>
           <QueueFigures queue={queue} />
-          <div className="grid gap-4 sm:grid-cols-2">
-            <Meter
-              label="Kecepatan (pesan/detik)"
-              hint="Rata-rata 60 detik terakhir, dibanding batas pesan per detik."
-              value={queue.rate.last_minute}
-              max={queue.rate.limit}
-            />
-            <Meter
-              label="Penerima 24 Jam Terakhir"
-              hint="Penerima berbeda yang dikirimi, dibanding batas penerima harian."
-              value={queue.daily.used}
-              max={queue.daily.limit}
-            />
-          </div>
+          {queue.gateway ? (
+            <GatewayPacing pacing={queue.gateway} />
+          ) : (
+            <div className="grid gap-4 sm:grid-cols-2">
+              <Meter
+                label="Kecepatan (pesan/detik)"
+                hint="Rata-rata 60 detik terakhir, dibanding batas pesan per detik."
+                value={queue.rate.last_minute}
+                max={queue.rate.limit}
+              />
+              <Meter
+                label="Penerima 24 Jam Terakhir"
+                hint="Penerima berbeda yang dikirimi, dibanding batas penerima harian."
+                value={queue.daily.used}
+                max={queue.daily.limit}
+              />
+            </div>
+          )}
           <QueueFailures failures={queue.failures_today} />
         </>
       )}

@@ -15,7 +15,12 @@ import {
 import { credentialsOf, readDelivery } from './delivery.service.ts';
 import { applyGatewayEvents } from './gateway-events.ts';
 import { claimForDevices, holdDevice, type GatewayClaimed } from './gateway-outbox.ts';
-import { readGatewaySending, sendThroughGateway, type GatewaySending } from './gateway-sender.ts';
+import {
+  gatewaySendMs,
+  readGatewaySending,
+  sendThroughGateway,
+  type GatewaySending,
+} from './gateway-sender.ts';
 import {
   anyDue,
   applyEvents,
@@ -73,8 +78,8 @@ export class DeliveryEngine {
   private results: SendResult[] = [];
   private readonly uploads = new Map<string, Promise<string>>();
   private running = false;
-  private loop: Promise<void> | null = null;
-  private wake: (() => void) | null = null;
+  private loops: Promise<void>[] = [];
+  private readonly wakes = new Set<() => void>();
   private lastSweep = 0;
 
   constructor(
@@ -82,26 +87,31 @@ export class DeliveryEngine {
     private readonly options: EngineOptions = ENGINE_DEFAULTS,
   ) {}
 
+  /**
+   * Two loops: one claims and sends at the pace, the other records what the sends came to and
+   * applies the webhooks, so neither waits for the other's round trips (decision 211).
+   */
   start(): void {
     if (this.running) return;
     this.running = true;
-    this.loop = this.run();
+    this.loops = [this.repeat(() => this.claimStep()), this.repeat(() => this.recordStep())];
   }
 
   /** Stops claiming, waits for the sends in flight and records them. */
   async stop(): Promise<void> {
     this.running = false;
-    this.wake?.();
-    await this.loop;
+    for (const wake of this.wakes) wake();
+    await Promise.all(this.loops);
     await Promise.allSettled([...this.inFlight]);
     await this.flush();
   }
 
-  private async run(): Promise<void> {
+  /** Runs `step` until stopped, waiting what each round answers. */
+  private async repeat(step: () => Promise<number>): Promise<void> {
     while (this.running) {
       let waitMs = this.options.idleMs;
       try {
-        waitMs = await this.step();
+        waitMs = await step();
       } catch (error) {
         this.context.log.error({ err: error }, 'delivery engine step failed');
       }
@@ -111,34 +121,52 @@ export class DeliveryEngine {
 
   private sleep(ms: number): Promise<void> {
     return new Promise((resolve) => {
-      const timer = setTimeout(done, ms);
-      function done() {
+      const done = () => {
         clearTimeout(timer);
+        this.wakes.delete(done);
         resolve();
-      }
-      this.wake = done;
+      };
+      const timer = setTimeout(done, ms);
+      this.wakes.add(done);
     });
   }
 
   /**
-   * One round: claim and send first (a claim is due at its slot), then record, apply and sweep
-   * while the next slot comes. Answers how long to wait.
+   * How long a number may stay sending with no word before it goes back to the queue: the
+   * setting, never less than the longest its send can take plus a margin.
    */
-  private async step(): Promise<number> {
-    const { database } = this.context;
+  private unansweredMs() {
+    const least = (sendMs: number) => Math.max(this.options.unansweredMs, sendMs + 5000);
+    return {
+      cloudApiMs: least(GRAPH_TIMEOUT_MS),
+      gatewayMs: least(gatewaySendMs(this.options.gatewaySecondMs)),
+    };
+  }
+
+  /** Claims and sends what is due on both channels; answers how long to wait. */
+  private async claimStep(): Promise<number> {
     const until =
       Date.now() + Math.min(await this.claimAndSend(), await this.claimAndSendGateway());
+    return Math.max(0, until - Date.now());
+  }
+
+  /**
+   * Records the sends' results, applies the kept webhooks, and once a second sends back to the
+   * queue the numbers nobody has word of. Answers how long to wait: at once while webhooks are
+   * waiting, one claim window while sends are on their way, else the idle wait.
+   */
+  private async recordStep(): Promise<number> {
+    const { database } = this.context;
     await this.flush();
-    await applyEvents(database);
-    await applyGatewayEvents(database);
+    const applied = (await applyEvents(database)) + (await applyGatewayEvents(database));
     if (Date.now() - this.lastSweep > 1000) {
       this.lastSweep = Date.now();
-      // What this worker learned is recorded first: only numbers nobody has word of go back.
-      await this.flush();
-      const waitMs = Math.max(this.options.unansweredMs, GRAPH_TIMEOUT_MS + 5000);
-      await requeueUnanswered(database, waitMs);
+      await requeueUnanswered(database, this.unansweredMs());
     }
-    return Math.max(0, until - Date.now());
+    if (applied > 0) return 0;
+    return this.inFlight.size > 0 || this.results.length > 0
+      ? CLAIM_WINDOW_MS
+      : this.options.idleMs;
   }
 
   /** Claims the numbers whose slots have come and sends them; answers the wait to the next. */

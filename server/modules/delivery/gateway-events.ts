@@ -4,7 +4,7 @@
 // applied in the same transaction.
 import type { ReportedStatus } from '#common/delivery-states.ts';
 import { now, type DbHandle } from '#server/db/connection.ts';
-import { transact } from '#server/db/transaction.ts';
+import { transact, type Tx } from '#server/db/transaction.ts';
 import { recordOptOuts } from '#server/modules/opt-outs/opt-outs.service.ts';
 import { heardStatus } from './devices.service.ts';
 import { applyStatuses, type ReportedMessageStatus } from './outbox.ts';
@@ -115,6 +115,7 @@ export async function applyGatewayEvents(database: DbHandle, limit = 200): Promi
       if (session) await heardStatus(tx.db, session, payload?.status, event!.me ?? null);
     }
 
+    await adoptLostSends(tx, events);
     const unknown = await applyStatuses(
       tx,
       events.flatMap((e) => (e.ack ? [e.ack] : [])),
@@ -141,4 +142,68 @@ export async function applyGatewayEvents(database: DbHandle, limit = 200): Promi
     }
     return done.length;
   });
+}
+
+/** The person a sent message's serialized id names (`true_628…@c.us_3EB0…`): '628…', or null. */
+export function sentChatOf(id: string): string | null {
+  return /^true_(\d{6,20})@(c\.us|s\.whatsapp\.net)_/.exec(id)?.[1] ?? null;
+}
+
+/**
+ * Acks of a send whose answer never came (the worker died or timed out waiting while WAHA sent
+ * it): such an ack names a message Sebar does not know, sent by its device to a number that
+ * device still has sending with no message id. The ack is that number's (the oldest such claim
+ * of the number on the device): it takes the number (`callback`), so it is not sent again.
+ */
+async function adoptLostSends(
+  tx: Tx,
+  events: { event: WahaEvent | null; ack: ReportedMessageStatus | null }[],
+): Promise<void> {
+  const acks = events.flatMap(({ event, ack }) => {
+    const chat = ack ? sentChatOf(ack.id) : null;
+    const session = typeof event?.session === 'string' ? event.session : null;
+    return ack && chat && session ? [{ ack, chat, session }] : [];
+  });
+  if (acks.length === 0) return;
+  const known = new Set(
+    (
+      await tx.db
+        .selectFrom('blast_numbers')
+        .select('provider_message_id')
+        .where(
+          'provider_message_id',
+          'in',
+          acks.map((a) => a.ack.id),
+        )
+        .execute()
+    ).map((row) => row.provider_message_id),
+  );
+  const lost = acks.filter((a) => !known.has(a.ack.id));
+  if (lost.length === 0) return;
+  const sending = await tx.db
+    .selectFrom('blast_numbers as n')
+    .innerJoin('blasts as b', 'b.id', 'n.blast_id')
+    .select(['n.blast_id', 'n.idx', 'n.number', 'n.device'])
+    .where('b.delivery_mode', '=', 'gateway')
+    .where('n.state', '=', 'sending')
+    .where('n.provider_message_id', 'is', null)
+    .where(
+      'n.device',
+      'in',
+      lost.map((a) => a.session),
+    )
+    .orderBy('n.claimed_at')
+    .execute();
+  const taken = new Map<string, { blastId: string; idx: number }>();
+  for (const { ack, chat, session } of lost) {
+    let where = taken.get(ack.id);
+    if (!where) {
+      const row = sending.find((r) => r.device === session && r.number.replace(/\D/g, '') === chat);
+      if (!row) continue;
+      sending.splice(sending.indexOf(row), 1);
+      where = { blastId: row.blast_id, idx: row.idx };
+      taken.set(ack.id, where);
+    }
+    ack.callback = where;
+  }
 }

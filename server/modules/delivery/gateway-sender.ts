@@ -12,6 +12,7 @@ import {
   numberExists,
   sendMessage,
   typing,
+  WAHA_TIMEOUT_MS,
   WahaError,
   type WahaConnection,
   type WahaFile,
@@ -97,6 +98,15 @@ export async function sendThroughGateway(
   } catch (error) {
     return gatewayOutcomeOf(error);
   }
+}
+
+/**
+ * The longest a gateway send can take from its claim: four WAHA calls (check-exists, typing on,
+ * typing off, the send), each up to WAHA's timeout, and the typing itself. A number left sending
+ * goes back to the queue only after this (and a margin), so no live worker can still send it.
+ */
+export function gatewaySendMs(secondMs: number): number {
+  return 4 * WAHA_TIMEOUT_MS + 4 * secondMs;
 }
 
 /** How long "typing…" shows: about as long as a quick typist, one to four seconds. */

@@ -700,15 +700,15 @@ export async function applyStatuses(
 }
 
 /**
- * Numbers left sending longer than `waitMs` with no word from Meta (a worker died between its
- * claim and the answer, or the answer was lost and no webhook came): Meta reports every message
- * it accepted, so these were never accepted and go back to the queue. Not while the workers are
+ * Numbers left sending longer than their channel's wait with no word (a worker died between its
+ * claim and the answer, or the answer was lost and no webhook came): Meta and WAHA report every
+ * message they accepted, so these were never accepted and go back to the queue. Not while the workers are
  * behind with the kept webhooks (one waiting longer than a few seconds): one of them may say what
  * became of such a number.
  */
 export async function requeueUnanswered(
   { db }: DbHandle,
-  waitMs: number,
+  waits: { cloudApiMs: number; gatewayMs: number },
   at = Date.now(),
 ): Promise<number> {
   const waiting = await db
@@ -723,7 +723,11 @@ export async function requeueUnanswered(
     .updateTable('blast_numbers')
     .set({ state: 'queued', next_attempt_at: iso(at) })
     .where('state', '=', 'sending')
-    .where('claimed_at', '<', iso(at - waitMs))
+    .where('claimed_at', '<', iso(at - waits.cloudApiMs))
+    // A gateway number (it has its device) takes longer to send.
+    .where((eb) =>
+      eb.or([eb('device', 'is', null), eb('claimed_at', '<', iso(at - waits.gatewayMs))]),
+    )
     .executeTakeFirst();
   return Number(moved.numUpdatedRows);
 }

@@ -1,13 +1,20 @@
 // The delivery queue as the admin's 'Pengiriman' screen reads it: the engine's state, what waits
 // and what is on its way, today's sends and failures, the rate and the daily recipient limit;
 // and the admin's resume of a paused or stopped engine.
-import { CLOUD_API_DEFAULTS, type DeliveryMode, type DeliveryQueue } from '#common/delivery.ts';
+import {
+  CLOUD_API_DEFAULTS,
+  GATEWAY_DEFAULTS,
+  type DeliveryMode,
+  type DeliveryQueue,
+} from '#common/delivery.ts';
+import { sendingWindow } from '#common/sending-hours.ts';
 import { jakartaDayRange } from '#common/dashboard.ts';
 import { errorMeaning } from '#common/whatsapp-errors.ts';
 import { now, type Db, type DbHandle } from '#server/db/connection.ts';
 import type { DeliveryEngineTable } from '#server/db/schema.ts';
 import { forUpdate, transact } from '#server/db/transaction.ts';
 import { recordAudit } from '#server/modules/audit/audit.service.ts';
+import { deviceReady } from './gateway-outbox.ts';
 
 const MINUTE_MS = 60_000;
 const DAY_MS = 24 * 60 * 60_000;
@@ -97,6 +104,7 @@ export async function readQueue(db: Db, at = new Date()): Promise<DeliveryQueue>
       .executeTakeFirst(),
   ]);
   const mode = settings?.mode ?? 'manual';
+  const gateway = mode === 'gateway' ? await gatewayPacing(db, at, start) : undefined;
   const waiting = countOf(states.find((s) => s.state === 'queued'));
   const sending = countOf(states.find((s) => s.state === 'sending'));
   return {
@@ -112,6 +120,39 @@ export async function readQueue(db: Db, at = new Date()): Promise<DeliveryQueue>
       last_minute: Math.round((countOf(claimed) / 60) * 100) / 100,
     },
     daily: { limit: settings?.daily_recipient_limit ?? null, used: countOf(recipients) },
+    ...(gateway ? { gateway } : {}),
+  };
+}
+
+/** The gateway's pacing now: its devices' gaps, today's sends against their limits, its hours. */
+async function gatewayPacing(
+  db: Db,
+  at: Date,
+  dayStart: string,
+): Promise<NonNullable<DeliveryQueue['gateway']>> {
+  const [settings, devices, taken] = await Promise.all([
+    db.selectFrom('gateway_settings').selectAll().where('id', '=', 1).executeTakeFirst(),
+    db.selectFrom('gateway_devices').selectAll().execute(),
+    // As the daily limit counts them: the numbers each device took since the day began.
+    db
+      .selectFrom('blast_numbers')
+      .select((eb) => eb.fn.countAll<number>().as('n'))
+      .where('device', 'is not', null)
+      .where('claimed_at', '>=', dayStart)
+      .executeTakeFirst(),
+  ]);
+  const pacing = { ...GATEWAY_DEFAULTS, ...settings };
+  const ready = devices.filter((device) => deviceReady(device, at.getTime())).length;
+  const window = sendingWindow(pacing.sending_hours, at.getTime());
+  return {
+    devices: ready,
+    min_delay_seconds: pacing.min_delay_seconds,
+    max_delay_seconds: pacing.max_delay_seconds,
+    sent_today: countOf(taken),
+    daily_limit: pacing.daily_limit_per_device * ready,
+    sending_hours: pacing.sending_hours,
+    open: window.open,
+    opens_at: window.open ? null : new Date(window.opensAt).toISOString(),
   };
 }
 

@@ -1,7 +1,8 @@
 // The delivery queue over HTTP: off in manual mode; in Cloud API mode what waits, what is on its
 // way, today's sends and failures by code (the Asia/Jakarta day), the last minute's rate and the
 // last 24 hours' recipients; the engine's pause as stored, and the admin's audited resume. The
-// engine is not built yet: its progress is written into the rows directly.
+// engine is not built yet: its progress is written into the rows directly. In gateway mode the
+// devices' pacing, takes and sending hours stand in for the rate.
 import { cloudApiSettingsOf } from '#local-apis/cloud-api/test-helpers.ts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { jakartaDayRange } from '#common/dashboard.ts';
@@ -11,6 +12,7 @@ import { DEFAULT_TEMPLATES } from '#local-apis/cloud-api/templates.ts';
 import type { BlastNumbersTable, DeliveryEngineTable } from '#server/db/schema.ts';
 import { transact } from '#server/db/transaction.ts';
 import { settleDelivery } from '#server/modules/blasts/blasts.service.ts';
+import { startGatewayFixture, type GatewayFixture } from '#server/test/gateway-fixture.ts';
 import { startServer, type TestServer } from '#server/test/helpers.ts';
 import { expectCleanError, expectUnchanged } from '#server/test/spec.ts';
 import { readQueue } from './queue.service.ts';
@@ -311,5 +313,63 @@ describe('delivery queue', () => {
     expect((await queue()).body.engine.state).toBe('stopped');
     expect((await resume()).body.engine.state).toBe('running');
     expect(await auditOf('delivery.resume')).toHaveLength(2);
+  });
+});
+
+describe('delivery queue in gateway mode', () => {
+  let gateway: GatewayFixture;
+  beforeAll(async () => {
+    // No worker here either: the devices' takes are written into the rows.
+    gateway = await startGatewayFixture({ config: { deliveryWorker: false } });
+    await gateway.addDevice('hp-satu', '6281100000001');
+    await gateway.addDevice('hp-dua', '6281100000002');
+    await gateway.addDevice('hp-tiga', '6281100000003');
+    await gateway.configure({
+      min_delay_seconds: 8,
+      max_delay_seconds: 20,
+      daily_limit_per_device: 300,
+      sending_hours: '08:00-20:00',
+    });
+  });
+  afterAll(() => gateway?.close());
+
+  it('shows the devices’ pacing, today’s takes against their limits and the hours', async () => {
+    const { db } = gateway.server.database;
+    const blast = await gateway.blast(['081200000001', '081200000002', '081200000003']);
+    // One device held for the admin: it takes nothing, its limit does not count.
+    await db
+      .updateTable('gateway_devices')
+      .set({ pause_reason: 'WhatsApp membatasi perangkat ini (kode 463)', error_code: 463 })
+      .where('session', '=', 'hp-tiga')
+      .execute();
+    const taken = (idx: number, device: string, state: 'sending' | 'sent') =>
+      db
+        .updateTable('blast_numbers')
+        .set({ state, device, claimed_at: new Date().toISOString() })
+        .where('blast_id', '=', blast.id)
+        .where('idx', '=', idx)
+        .execute();
+    await taken(0, 'hp-satu', 'sent');
+    await taken(1, 'hp-dua', 'sending');
+
+    const answer = await gateway.server.api('GET', '/api/admin/delivery/queue', {
+      token: gateway.server.adminToken,
+    });
+    expect(answer.status).toBe(200);
+    expect(answer.body).toMatchObject({ mode: 'gateway', waiting: 1, sending: 1 });
+    expect(answer.body.gateway).toMatchObject({
+      devices: 2,
+      min_delay_seconds: 8,
+      max_delay_seconds: 20,
+      sent_today: 2,
+      daily_limit: 600,
+      sending_hours: '08:00-20:00',
+    });
+
+    // 21:00 WIB: closed, opening at 08:00 WIB the next morning (01:00 UTC).
+    const evening = await readQueue(db, new Date('2026-03-10T14:00:00Z'));
+    expect(evening.gateway).toMatchObject({ open: false, opens_at: '2026-03-11T01:00:00.000Z' });
+    const morning = await readQueue(db, new Date('2026-03-10T03:00:00Z'));
+    expect(morning.gateway).toMatchObject({ open: true, opens_at: null });
   });
 });

@@ -1,0 +1,111 @@
+// Two things the gateway channel tells people, end to end against the local WAHA: a STOP written
+// to a device puts its sender on the opt-out list once (channel 'gateway'), and a later blast
+// leaves that number out before charging it; a blast made while the sending hours are closed
+// answers when it goes on (`resumes_at`), and sends nothing until then.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { sendingWindow } from '#common/sending-hours.ts';
+import { checkLedger } from '#server/db/ledger-check.ts';
+import { numberEnding } from '#server/test/delivery-fixture.ts';
+import { startGatewayFixture, type GatewayFixture } from '#server/test/gateway-fixture.ts';
+
+let f: GatewayFixture;
+
+beforeAll(async () => {
+  f = await startGatewayFixture();
+  await f.addDevice('toko-1', '6281100000001');
+});
+afterAll(async () => {
+  await f?.close();
+});
+
+const db = () => f.server.database.db;
+
+/** Resolves once the double posted every event and Sebar's worker applied them all. */
+async function applied() {
+  await f.waha.settled();
+  const unapplied = async () =>
+    Number(
+      (
+        await db()
+          .selectFrom('webhook_events')
+          .select((eb) => eb.fn.countAll<number>().as('n'))
+          .where('processed_at', 'is', null)
+          .executeTakeFirstOrThrow()
+      ).n,
+    );
+  await expect.poll(unapplied, { timeout: 10_000 }).toBe(0);
+}
+
+async function points() {
+  return (await f.server.api('GET', '/api/auth/me', { token: f.client.token })).body
+    .points as number;
+}
+
+describe('a STOP written to a device', () => {
+  const from = numberEnding(5000, '0010');
+
+  it('puts its sender on the opt-out list once, even when written twice', async () => {
+    f.waha.incoming('toko-1', from, 'STOP');
+    await applied();
+    f.waha.incoming('toko-1', from, 'STOP');
+    await applied();
+    // Every post was taken (signed right).
+    expect(f.waha.webhooks.filter((w) => w.status !== 200)).toEqual([]);
+    const list = await f.server.api('GET', '/api/admin/opt-outs?page_size=100', {
+      token: f.server.adminToken,
+    });
+    expect(list.status).toBe(200);
+    expect(list.body.items).toEqual([
+      expect.objectContaining({ number: from, channel: 'gateway', keyword: 'STOP' }),
+    ]);
+    expect(list.body.summary).toMatchObject({ total: 1, whatsapp: 1, admin: 0 });
+  });
+
+  it('leaves the number out of a later blast, uncharged and never sent to', async () => {
+    const other = numberEnding(5001, '0010');
+    const before = await points();
+    const created = await f.blast([from, other]);
+    expect(created.opted_out_count).toBe(1);
+    expect(created.total_numbers).toBe(1);
+    expect(created.numbers.map((n: { number: string }) => n.number)).toEqual([other]);
+    expect(await points()).toBe(before - 1);
+    const done = await f.until(created.id, (b) => b.status === 'completed');
+    expect(done.opted_out_count).toBe(1);
+    expect(done.successful_count).toBe(1);
+    expect(f.waha.sentTo(other)).toHaveLength(1);
+    expect(f.waha.sentTo(from)).toHaveLength(0);
+    expect(await checkLedger(db())).toEqual([]);
+  });
+});
+
+describe('a blast made while the sending hours are closed', () => {
+  it('answers when it goes on, sends nothing until then, and goes on when they open', async () => {
+    // A window closed now (Asia/Jakarta): from the next hour to midnight, or, in the day's last
+    // hour, from midnight to 23:00 (it opens tomorrow).
+    const hour = new Date(Date.now() + 7 * 3600_000).getUTCHours();
+    const closed = hour < 23 ? `${String(hour + 1).padStart(2, '0')}:00-24:00` : '00:00-23:00';
+    await f.configure({ sending_hours: closed });
+    const number = numberEnding(5100, '0010');
+    const created = await f.blast([number]);
+    const expected = new Date(sendingWindow(closed, Date.now()).opensAt).toISOString();
+    expect(Date.parse(expected)).toBeGreaterThan(Date.now());
+
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    const waiting = await f.read(created.id);
+    expect(waiting.status).toBe('pending');
+    expect(waiting.resumes_at).toBe(expected);
+    // On the hour in Jakarta (UTC+7 has no minutes of its own).
+    expect(new Date(expected).getUTCMinutes()).toBe(0);
+    expect(f.waha.sentTo(number)).toHaveLength(0);
+    // The list says it too, as the detail does.
+    const list = await f.server.api('GET', '/api/client/blast-requests', { token: f.client.token });
+    expect(list.body.items.find((b: { id: string }) => b.id === created.id)).toMatchObject({
+      status: 'pending',
+    });
+
+    await f.configure({ sending_hours: '00:00-24:00' });
+    const done = await f.until(created.id, (b) => b.status === 'completed');
+    expect(done.resumes_at).toBeNull();
+    expect(f.waha.sentTo(number)).toHaveLength(1);
+  });
+});
