@@ -417,8 +417,9 @@ export async function benchDelivery(ctx: DeliveryContext): Promise<void> {
       target:
         engine === 'postgres'
           ? `>= 50% of the bare send loop; >= ${MAX_RATE} msg/s`
-          : '>= 50% of the bare send loop',
-      met: ratio >= 0.5 && (engine !== 'postgres' || reaches),
+          : `>= 50% of the bare send loop, or the setting's ${MAX_RATE} msg/s`,
+      // At the setting's maximum the engine is held by the rule, not by its own cost.
+      met: (ratio >= 0.5 || reaches) && (engine !== 'postgres' || reaches),
       note: `baseline: bench/delivery-bare.ts, ${BARE_IN_FLIGHT} sends in flight, on the server's CPU; no webhooks posted back during these rounds${
         dry ? `; the queue ran dry in ${dry} round(s)` : ''
       }; the engine's sends came in bursts (one claim's numbers) of ${rounds

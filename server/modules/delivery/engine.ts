@@ -145,9 +145,9 @@ export class DeliveryEngine {
 
   /** Claims and sends what is due on both channels; answers how long to wait. */
   private async claimStep(): Promise<number> {
-    const until =
-      Date.now() + Math.min(await this.claimAndSend(), await this.claimAndSendGateway());
-    return Math.max(0, until - Date.now());
+    const started = Date.now();
+    const waits = await Promise.all([this.claimAndSend(), this.claimAndSendGateway()]);
+    return Math.max(0, started + Math.min(...waits) - Date.now());
   }
 
   /**
