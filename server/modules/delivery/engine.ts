@@ -63,6 +63,8 @@ export const ENGINE_DEFAULTS: EngineOptions = {
 
 /** One claim takes this much of the future's send slots; a smaller burst at a time. */
 const CLAIM_WINDOW_MS = 50;
+/** A late claim makes up the slots it lost as far back as this (two claim windows). */
+const CATCH_UP_MS = 2 * CLAIM_WINDOW_MS;
 /** Sends in flight at most, whatever the rate (a hanging API must not pile them up). */
 const MAX_IN_FLIGHT = 2000;
 
@@ -185,6 +187,7 @@ export class DeliveryEngine {
       dailyRecipientLimit: credentials.daily_recipient_limit,
       recipientGapMs: this.options.recipientGapMs,
       claimWindowMs: CLAIM_WINDOW_MS,
+      catchUpMs: CATCH_UP_MS,
     });
     for (const number of claimed) this.track(this.send(credentials, number));
     return Math.min(waitMs, this.options.idleMs);

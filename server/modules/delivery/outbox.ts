@@ -25,6 +25,8 @@ export interface Pacing {
   recipientGapMs: number;
   /** How far ahead one claim takes send slots. */
   claimWindowMs: number;
+  /** How far back a late claim makes up the slots it lost. */
+  catchUpMs: number;
 }
 
 export interface Retrying {
@@ -128,7 +130,7 @@ export async function anyDue(
 /**
  * Takes the numbers to send now. Claims queue on the engine's row, which holds the next free send
  * slot and the claims of the last second: a claim takes the slots up to `claimWindowMs` ahead
- * (and those a late worker lost, one window back at most) and moves the slot, and never takes
+ * (and those a late worker lost, `catchUpMs` back at most) and moves the slot, and never takes
  * more than `messagesPerSecond` in any second, whatever the number of workers. A number sent to
  * within the gap, or a new recipient over the daily limit, waits. Answers the numbers (marked
  * sending) and when to look again (ms).
@@ -150,8 +152,8 @@ export async function claimDue(
       return { claimed: [], waitMs: Infinity };
     }
     const interval = 1000 / pacing.messagesPerSecond;
-    // Slots a late worker lost are made up, as far back as one claim window.
-    const start = Math.max(Date.parse(engine.next_slot_at), at - pacing.claimWindowMs);
+    // Slots a late worker lost are made up, as far back as `catchUpMs`.
+    const start = Math.max(Date.parse(engine.next_slot_at), at - pacing.catchUpMs);
     if (start > at) return { claimed: [], waitMs: start - at };
     const recent = recentClaims(engine, at);
     const left = pacing.messagesPerSecond - recent.reduce((sum, [, n]) => sum + n, 0);
