@@ -7,7 +7,13 @@ import { now, type DbHandle } from '#server/db/connection.ts';
 import { transact, type Tx } from '#server/db/transaction.ts';
 import { recordOptOuts } from '#server/modules/opt-outs/opt-outs.service.ts';
 import { heardStatus } from './devices.service.ts';
-import { applyStatuses, type ReportedMessageStatus } from './outbox.ts';
+import {
+  applyStatuses,
+  markApplied,
+  pendingEvents,
+  unmatchedWaitFrom,
+  type ReportedMessageStatus,
+} from './outbox.ts';
 import type { WahaSession } from './waha.ts';
 
 /** One of WAHA's webhook bodies: `{event, session, me, payload, timestamp}`. */
@@ -27,9 +33,6 @@ const ACK_STATES: Record<number, ReportedStatus> = {
   3: 'read',
   4: 'read',
 };
-
-/** How long an ack naming no known message waits for its send's answer to be recorded. */
-const UNMATCHED_WAIT_MS = 60_000;
 
 function parsed(body: string): WahaEvent | null {
   try {
@@ -91,15 +94,7 @@ export function incomingMessagesOf(body: unknown): IncomingMessage[] {
  */
 export async function applyGatewayEvents(database: DbHandle, limit = 200): Promise<number> {
   return transact(database, async (tx) => {
-    let pending = tx.db
-      .selectFrom('webhook_events')
-      .select(['id', 'body', 'received_at'])
-      .where('processed_at', 'is', null)
-      .where('source', '=', 'waha')
-      .orderBy('received_at')
-      .limit(limit);
-    if (tx.engine === 'postgres') pending = pending.forUpdate().skipLocked();
-    const events = (await pending.execute()).map((row) => {
+    const events = (await pendingEvents(tx, 'waha', limit)).map((row) => {
       const event = parsed(row.body);
       return { ...row, event, ack: event ? ackStatusOf(event) : null };
     });
@@ -120,7 +115,7 @@ export async function applyGatewayEvents(database: DbHandle, limit = 200): Promi
       tx,
       events.flatMap((e) => (e.ack ? [e.ack] : [])),
     );
-    const waitFrom = new Date(Date.now() - UNMATCHED_WAIT_MS).toISOString();
+    const waitFrom = unmatchedWaitFrom();
     const done = events.filter((e) => e.received_at < waitFrom || !e.ack || !unknown.has(e.ack.id));
     // A STOP, BERHENTI or UNSUB written to a device puts its sender on the opt-out list.
     const incoming = done.flatMap((e) => incomingMessagesOf(e.event));
@@ -129,17 +124,7 @@ export async function applyGatewayEvents(database: DbHandle, limit = 200): Promi
       incoming.map((message) => ({ from: message.from, texts: [message.text] })),
       'gateway',
     );
-    if (done.length > 0) {
-      await tx.db
-        .updateTable('webhook_events')
-        .set({ processed_at: now() })
-        .where(
-          'id',
-          'in',
-          done.map((e) => e.id),
-        )
-        .execute();
-    }
+    await markApplied(tx, done);
     return done.length;
   });
 }

@@ -11,7 +11,11 @@ import {
 import { errorMeaning, failedStatus } from '#common/whatsapp-errors.ts';
 import { sql } from 'kysely';
 import { now, type DbHandle } from '#server/db/connection.ts';
-import type { BlastNumbersTable, DeliveryEngineTable } from '#server/db/schema.ts';
+import type {
+  BlastNumbersTable,
+  DeliveryEngineTable,
+  WebhookEventsTable,
+} from '#server/db/schema.ts';
 import { forUpdate, transact, type Tx } from '#server/db/transaction.ts';
 import { groupBy, lockBlast, settleDelivery } from '#server/modules/blasts/blasts.service.ts';
 import { recordIncomingOptOuts } from '#server/modules/opt-outs/opt-outs.service.ts';
@@ -592,15 +596,7 @@ function statusOf(raw: unknown): ReportedMessageStatus | null {
  */
 export async function applyEvents(database: DbHandle, limit = 200): Promise<number> {
   return transact(database, async (tx) => {
-    let pending = tx.db
-      .selectFrom('webhook_events')
-      .select(['id', 'body', 'received_at'])
-      .where('processed_at', 'is', null)
-      .where('source', '=', 'whatsapp')
-      .orderBy('received_at')
-      .limit(limit);
-    if (tx.engine === 'postgres') pending = pending.forUpdate().skipLocked();
-    const events = (await pending.execute()).map((event) => ({
+    const events = (await pendingEvents(tx, 'whatsapp', limit)).map((event) => ({
       ...event,
       statuses: statusesIn(event.body),
     }));
@@ -611,29 +607,49 @@ export async function applyEvents(database: DbHandle, limit = 200): Promise<numb
     );
     // A status may come before the send's answer is recorded and without the key it was sent
     // with; its event waits a little for the answer, then is kept as applied (not Sebar's).
-    const waitFrom = new Date(Date.now() - UNMATCHED_WAIT_MS).toISOString();
+    const waitFrom = unmatchedWaitFrom();
     const done = events.filter(
       (e) => e.received_at < waitFrom || !e.statuses.some((status) => unknown.has(status.id)),
     );
     // Keyword messages in the events put their senders on the opt-out list, once per event.
     await recordIncomingOptOuts(tx, done);
-    if (done.length > 0) {
-      await tx.db
-        .updateTable('webhook_events')
-        .set({ processed_at: now() })
-        .where(
-          'id',
-          'in',
-          done.map((e) => e.id),
-        )
-        .execute();
-    }
+    await markApplied(tx, done);
     return done.length;
   });
 }
 
-/** How long a status naming no known message waits for its send's answer to be recorded. */
-const UNMATCHED_WAIT_MS = 60_000;
+/** The kept events of `source` not applied yet, oldest first (PostgreSQL: skipping locked ones). */
+export async function pendingEvents(tx: Tx, source: WebhookEventsTable['source'], limit: number) {
+  let pending = tx.db
+    .selectFrom('webhook_events')
+    .select(['id', 'body', 'received_at'])
+    .where('processed_at', 'is', null)
+    .where('source', '=', source)
+    .orderBy('received_at')
+    .limit(limit);
+  if (tx.engine === 'postgres') pending = pending.forUpdate().skipLocked();
+  return pending.execute();
+}
+
+/** Marks the events applied. */
+export async function markApplied(tx: Tx, events: readonly { id: string }[]) {
+  if (events.length === 0) return;
+  await tx.db
+    .updateTable('webhook_events')
+    .set({ processed_at: now() })
+    .where(
+      'id',
+      'in',
+      events.map((e) => e.id),
+    )
+    .execute();
+}
+
+/**
+ * Events received before this are applied even when a status names no known message: it waited
+ * a minute for its send's answer to be recorded, so it is not Sebar's.
+ */
+export const unmatchedWaitFrom = () => iso(Date.now() - 60_000);
 
 function statusesIn(body: string): ReportedMessageStatus[] {
   try {
