@@ -13,6 +13,7 @@ import * as deliveryOutbox from './migrations/012-delivery-outbox.ts';
 import * as deliveryPacing from './migrations/013-delivery-pacing.ts';
 import * as optOuts from './migrations/014-opt-outs.ts';
 import * as gateway from './migrations/015-gateway.ts';
+import * as webhookEventsBySource from './migrations/016-webhook-events-by-source.ts';
 
 /** A migration gets its engine for the few changes only one of them needs. */
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
@@ -32,6 +33,7 @@ export const MIGRATIONS: [string, Migration][] = [
   ['013-delivery-pacing', deliveryPacing],
   ['014-opt-outs', optOuts],
   ['015-gateway', gateway],
+  ['016-webhook-events-by-source', webhookEventsBySource],
 ];
 
 /** Applies `migrations` (all of them unless a test asks for the first few). */
