@@ -67,6 +67,9 @@ function badText(value: unknown, depth = 0): string | null {
     return LONE_SURROGATE.test(value) ? SURROGATE_MESSAGE : null;
   }
   if (typeof value !== 'object' || value === null || depth > 20) return null;
+  // Bytes are not text: a body kept raw (a webhook's, for its signature) is checked as JSON by its
+  // route, and its entries, one number per byte, could never hold either character.
+  if (ArrayBuffer.isView(value)) return null;
   // An array's keys are its indexes: only its items are text to check (500 numbers of a blast).
   if (Array.isArray(value)) {
     for (const item of value) {

@@ -20,7 +20,24 @@ export async function loadSecretBox(db: Db, configured: string | null): Promise<
   return secretBox(key);
 }
 
+/** Opened texts kept at most (the settings hold five secrets; each save seals them anew). */
+const MAX_OPENED = 64;
+
 export function secretBox(key: Buffer): SecretBox {
+  // A sealed text always opens to the same plain text, and the hot paths (each webhook's
+  // signature, each claim of the engine) open the same few again and again (decision 215).
+  const opened = new Map<string, string | null>();
+  const openOnce = (sealed: string) => {
+    const [version, iv, tag, body] = sealed.split('.');
+    if (version !== VERSION || !iv || !tag || body === undefined) return null;
+    try {
+      const decipher = crypto.createDecipheriv('aes-256-gcm', key, unpart(iv));
+      decipher.setAuthTag(unpart(tag));
+      return Buffer.concat([decipher.update(unpart(body)), decipher.final()]).toString('utf8');
+    } catch {
+      return null;
+    }
+  };
   return {
     seal(plain) {
       const iv = crypto.randomBytes(12);
@@ -29,15 +46,13 @@ export function secretBox(key: Buffer): SecretBox {
       return [VERSION, iv, cipher.getAuthTag(), body].map(part).join('.');
     },
     open(sealed) {
-      const [version, iv, tag, body] = sealed.split('.');
-      if (version !== VERSION || !iv || !tag || body === undefined) return null;
-      try {
-        const decipher = crypto.createDecipheriv('aes-256-gcm', key, unpart(iv));
-        decipher.setAuthTag(unpart(tag));
-        return Buffer.concat([decipher.update(unpart(body)), decipher.final()]).toString('utf8');
-      } catch {
-        return null;
+      let plain = opened.get(sealed);
+      if (plain === undefined) {
+        plain = openOnce(sealed);
+        if (opened.size >= MAX_OPENED) opened.clear();
+        opened.set(sealed, plain);
       }
+      return plain;
     },
   };
 }
