@@ -8,6 +8,7 @@ import { transact, type Tx } from '#server/db/transaction.ts';
 import { recordOptOuts } from '#server/modules/opt-outs/opt-outs.service.ts';
 import { heardStatus } from './devices.service.ts';
 import {
+  EVENT_BATCH,
   applyStatuses,
   markApplied,
   pendingEvents,
@@ -92,7 +93,7 @@ export function incomingMessagesOf(body: unknown): IncomingMessage[] {
  * many it applied. An ack naming no known message waits a little for its send's answer (as
  * Meta's statuses do), then is kept as applied (not Sebar's).
  */
-export async function applyGatewayEvents(database: DbHandle, limit = 200): Promise<number> {
+export async function applyGatewayEvents(database: DbHandle, limit = EVENT_BATCH): Promise<number> {
   return transact(database, async (tx) => {
     const events = (await pendingEvents(tx, 'waha', limit)).map((row) => {
       const event = parsed(row.body);

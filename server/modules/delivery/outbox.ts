@@ -594,7 +594,7 @@ function statusOf(raw: unknown): ReportedMessageStatus | null {
  * blasts are settled, and the events are marked applied in the same transaction. Answers how many
  * events it applied.
  */
-export async function applyEvents(database: DbHandle, limit = 200): Promise<number> {
+export async function applyEvents(database: DbHandle, limit = EVENT_BATCH): Promise<number> {
   return transact(database, async (tx) => {
     const events = (await pendingEvents(tx, 'whatsapp', limit)).map((event) => ({
       ...event,
@@ -617,6 +617,9 @@ export async function applyEvents(database: DbHandle, limit = 200): Promise<numb
     return done.length;
   });
 }
+
+/** Kept webhook events applied in one transaction at most. */
+export const EVENT_BATCH = 200;
 
 /** The kept events of `source` not applied yet, oldest first (PostgreSQL: skipping locked ones). */
 export async function pendingEvents(tx: Tx, source: WebhookEventsTable['source'], limit: number) {
