@@ -24,6 +24,13 @@ export const CHANNEL_NAMES: Record<Exclude<DeliveryMode, 'manual'>, string> = {
 export const channelName = (mode: DeliveryMode): string | null =>
   mode === 'manual' ? null : CHANNEL_NAMES[mode];
 
+/**
+ * Why a save of the delivery settings that empties what a channel needs is refused: its blasts
+ * still have numbers to send, which would wait for ever.
+ */
+export const strandingMessage = (mode: Exclude<DeliveryMode, 'manual'>, unsent: number) =>
+  `${formatNumber(unsent)} nomor blast lewat ${CHANNEL_NAMES[mode]} belum terkirim. Tunggu sampai terkirim atau batalkan blast tersebut sebelum mengosongkan pengaturannya.`;
+
 export const BLAST_MESSAGES = {
   emptyMessage: 'Pesan blast tidak boleh kosong',
   emptyNumbers: 'Daftar nomor telepon tidak boleh kosong',

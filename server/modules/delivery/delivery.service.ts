@@ -1,5 +1,6 @@
 // The delivery settings: read with defaults (manual mode), saved with their secrets sealed (the
 // gateway's with them, gateway.service.ts), and the connection check behind 'Tes Koneksi'.
+import { strandingMessage } from '#common/blast-rules.ts';
 import {
   CLOUD_API_DEFAULTS,
   CLOUD_API_SECRETS,
@@ -143,6 +144,14 @@ export async function saveDelivery(
       (after.mode === 'cloud_api' && missingForCloudApi(deliveryView(after).cloud_api)) ||
       (after.mode === 'gateway' && missingForGateway(gatewayView(gateway)));
     if (missing) throw new HttpError(422, missing);
+    await refuseStranding(tx.db, 'cloud_api', [
+      missingForCloudApi(deliveryView(before).cloud_api),
+      missingForCloudApi(deliveryView(after).cloud_api),
+    ]);
+    await refuseStranding(tx.db, 'gateway', [
+      missingForGateway(gatewayView(gatewayBefore)),
+      missingForGateway(gatewayView(gateway)),
+    ]);
     if (input.gateway) await writeGateway(tx, box, gateway);
     const values = { ...rowOf(after, box), updated_at: now() };
     await tx.db
@@ -160,6 +169,28 @@ export async function saveDelivery(
     });
   });
   return readSettings(database.db, box);
+}
+
+/**
+ * A channel's blasts keep being sent after the mode moves on, with the channel's settings; a save
+ * that leaves them incomplete (what was missing before and after) while some of its numbers are
+ * still to be sent would strand those numbers and their points: refused (409), nothing saved.
+ */
+async function refuseStranding(
+  db: Db,
+  mode: 'cloud_api' | 'gateway',
+  [missingBefore, missingAfter]: [string | null, string | null],
+) {
+  if (missingBefore !== null || missingAfter === null) return;
+  const row = await db
+    .selectFrom('blast_numbers as n')
+    .innerJoin('blasts as b', 'b.id', 'n.blast_id')
+    .select((eb) => eb.fn.countAll<number>().as('n'))
+    .where('n.state', 'in', ['queued', 'sending'])
+    .where('b.delivery_mode', '=', mode)
+    .executeTakeFirst();
+  const unsent = Number(row?.n ?? 0);
+  if (unsent > 0) throw new HttpError(409, strandingMessage(mode, unsent));
 }
 
 /** The settings as stored: the secrets sealed. */

@@ -1,6 +1,7 @@
 // What holds the engine back: the shared send rate, the gap to one recipient, the daily limit of
 // unique recipients, a restricted sender (pause), a bad token (stop) and a client's cancel.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { strandingMessage } from '#common/blast-rules.ts';
 import { checkLedger } from '#server/db/ledger-check.ts';
 import { DELIVERED_BY_ENGINE } from '#server/modules/blasts/blasts.service.ts';
 import {
@@ -236,6 +237,44 @@ describe('a blast the engine delivers', () => {
     const done = await f.until(created.id, (b) => b.status === 'completed', 15_000);
     expect(done).toMatchObject({ delivery_mode: 'cloud_api', successful_count: 6 });
     expect(sendsTo(numbers)).toHaveLength(6);
+    await f.configure({ messages_per_second: 1000 });
+  });
+});
+
+describe('emptying the settings a blast is sent with', () => {
+  it('is refused while its numbers are still to be sent, and allowed once it ends', async () => {
+    await f.configure({ messages_per_second: 1 });
+    const numbers = Array.from({ length: 10 }, (_, i) => numberEnding(5300 + i, '2000'));
+    const created = await f.blast(numbers);
+    const admin = f.server.adminToken;
+    const empty = () =>
+      f.server.api('PUT', '/api/admin/delivery', {
+        token: admin,
+        body: {
+          mode: 'manual',
+          cloud_api: { graph_url: f.whatsapp.url, phone_number_id: '', business_account_id: '' },
+        },
+      });
+    const settings = () => f.server.api('GET', '/api/admin/delivery', { token: admin });
+    const before = (await settings()).body;
+    const refused = await empty();
+    expect(refused.status).toBe(409);
+    const unsent = Number(/^(\d+) nomor/.exec(refused.body.detail)?.[1]);
+    expect(unsent).toBeGreaterThan(0);
+    expect(refused.body.detail).toBe(strandingMessage('cloud_api', unsent));
+    expect((await settings()).body).toEqual(before);
+
+    // Cancelled, the blast has nothing left to send (its points come back): the save goes through.
+    const cancelled = await f.server.api(
+      'POST',
+      `/api/client/blast-requests/${created.id}/cancel`,
+      { token: f.client.token },
+    );
+    expect(cancelled.status, JSON.stringify(cancelled.body)).toBe(200);
+    await f.until(created.id, (b) => b.status === 'cancelled' || b.status === 'completed');
+    const saved = await empty();
+    expect(saved.status, JSON.stringify(saved.body)).toBe(200);
+    expect(saved.body).toMatchObject({ mode: 'manual', cloud_api: { phone_number_id: '' } });
     await f.configure({ messages_per_second: 1000 });
   });
 });

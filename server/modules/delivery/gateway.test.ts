@@ -4,6 +4,7 @@
 // webhook (refused unsigned, kept once) and the acks applied forward only.
 import net from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { strandingMessage } from '#common/blast-rules.ts';
 import { startLocalWaha, type LocalWaha } from '#local-apis/waha/server.ts';
 import { until } from '#local-apis/waha/test-helpers.ts';
 import { outcomeBySuffix } from '#local-apis/waha/outcomes.ts';
@@ -171,6 +172,42 @@ describe('gateway settings', () => {
     expect(cloud.body.gateway).toMatchObject({ api_key_set: true, webhook_secret_set: true });
     expect(cloud.body.gateway.base_url).toBe(waha.url);
     expect((await put({ mode: 'gateway' })).status).toBe(200);
+  });
+
+  it('refuse emptying the gateway while its blasts have numbers to send, saving nothing', async () => {
+    expect((await put({ mode: 'gateway', gateway: gatewayOf() })).status).toBe(200);
+    const client = await server.createClient();
+    await server.api('PUT', `/api/admin/users/${client.user.id}`, {
+      token: admin,
+      body: {
+        username: client.user.username,
+        email: client.user.email,
+        points: 10,
+        is_active: true,
+      },
+    });
+    // No worker runs here: the blast's two numbers stay queued.
+    const created = await server.api('POST', '/api/client/blast-requests', {
+      token: client.token,
+      body: { message: 'Halo', target_numbers: ['081277771001', '081277771002'] },
+    });
+    expect(created.status, JSON.stringify(created.body)).toBe(201);
+    const emptied = { mode: 'manual', gateway: gatewayOf({ base_url: '' }) };
+    await expectUnchanged(server.database.db, async () => {
+      const refused = await put(emptied);
+      expectCleanError(refused, 409);
+      expect(refused.body.detail).toBe(strandingMessage('gateway', 2));
+    });
+    const cancelled = await server.api(
+      'POST',
+      `/api/client/blast-requests/${created.body.id}/cancel`,
+      { token: client.token },
+    );
+    expect(cancelled.status).toBe(200);
+    const saved = await put(emptied);
+    expect(saved.status, JSON.stringify(saved.body)).toBe(200);
+    expect(saved.body.gateway.base_url).toBe('');
+    expect((await put({ mode: 'gateway', gateway: gatewayOf() })).status).toBe(200);
   });
 
   it('Tes Koneksi reaches the local WAHA, and says when the key or the address is wrong', async () => {
