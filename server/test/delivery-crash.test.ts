@@ -10,6 +10,7 @@ import { ADMIN } from './helpers.ts';
 import { numberEnding, TEXT_TEMPLATE } from './delivery-fixture.ts';
 import {
   freePort,
+  makeClient,
   processDatabase,
   send,
   signIn,
@@ -62,19 +63,7 @@ async function startBlast(url: string) {
   await call(url, admin, 'PUT', `/api/admin/delivery/templates/${TEXT_TEMPLATE}`, {
     enabled: true,
   });
-  const user = await call(url, admin, 'POST', '/api/admin/users', {
-    username: 'pengirim',
-    email: 'pengirim@sebar.test',
-    password: 'rahasia-pengirim',
-    role: 'client',
-  });
-  await call(url, admin, 'PUT', `/api/admin/users/${user.id}`, {
-    username: 'pengirim',
-    email: 'pengirim@sebar.test',
-    points: 1000,
-    is_active: true,
-  });
-  const token = await signIn(url, 'pengirim@sebar.test', 'rahasia-pengirim');
+  const { token } = await makeClient(url, admin, 1000);
   const numbers = Array.from({ length: 150 }, (_, i) => numberEnding(3000 + i, '2000'));
   const blast = await call(url, token, 'POST', '/api/client/blast-requests', {
     target_numbers: numbers,

@@ -15,6 +15,7 @@ import { ADMIN } from './helpers.ts';
 import { numberEnding } from './delivery-fixture.ts';
 import {
   freePort,
+  makeClient,
   processDatabase,
   send,
   signIn,
@@ -113,19 +114,7 @@ async function startBlast(url: string) {
     15_000,
     'two WORKING devices',
   );
-  const user = await call(url, admin, 'POST', '/api/admin/users', {
-    username: 'pengirim',
-    email: 'pengirim@sebar.test',
-    password: 'rahasia-pengirim',
-    role: 'client',
-  });
-  await call(url, admin, 'PUT', `/api/admin/users/${user.id}`, {
-    username: 'pengirim',
-    email: 'pengirim@sebar.test',
-    points: 1000,
-    is_active: true,
-  });
-  const token = await signIn(url, 'pengirim@sebar.test', 'rahasia-pengirim');
+  const { token } = await makeClient(url, admin, 1000);
   const blast = await call(url, token, 'POST', '/api/client/blast-requests', {
     target_numbers: numbers,
     message: '{Halo|Hai} kak {nomor}, ada promo hari ini',

@@ -24,7 +24,6 @@ import {
 import {
   anyDue,
   applyEvents,
-  EVENT_BATCH,
   callbackKey,
   claimDue,
   keepMediaId,
@@ -155,20 +154,19 @@ export class DeliveryEngine {
 
   /**
    * Records the sends' results, applies the kept webhooks, and once a second sends back to the
-   * queue the numbers nobody has word of. Answers how long to wait: at once while a full batch of
-   * webhooks was applied (more are waiting), one claim window while webhooks come or sends are on
-   * their way (what arrives meanwhile is applied together), else the idle wait.
+   * queue the numbers nobody has word of. Answers how long to wait: at once while webhooks are
+   * waiting, one claim window while sends are on their way, else the idle wait.
    */
   private async recordStep(): Promise<number> {
     const { database } = this.context;
     await this.flush();
-    const applied = [await applyEvents(database), await applyGatewayEvents(database)];
+    const applied = (await applyEvents(database)) + (await applyGatewayEvents(database));
     if (Date.now() - this.lastSweep > 1000) {
       this.lastSweep = Date.now();
       await requeueUnanswered(database, this.unansweredMs());
     }
-    if (applied.some((n) => n >= EVENT_BATCH)) return 0;
-    return applied.some((n) => n > 0) || this.inFlight.size > 0 || this.results.length > 0
+    if (applied > 0) return 0;
+    return this.inFlight.size > 0 || this.results.length > 0
       ? CLAIM_WINDOW_MS
       : this.options.idleMs;
   }

@@ -78,6 +78,21 @@ async function appliedUntil(check: () => Promise<boolean>) {
   throw new Error('Timed out applying the gateway events');
 }
 
+/** A client made through the admin API, its balance set to `points`. */
+async function fundedClient(points: number) {
+  const client = await server.createClient();
+  await server.api('PUT', `/api/admin/users/${client.user.id}`, {
+    token: admin,
+    body: {
+      username: client.user.username,
+      email: client.user.email,
+      points,
+      is_active: true,
+    },
+  });
+  return client;
+}
+
 describe('gateway settings', () => {
   it('answer the defaults before any save, secrets unset', async () => {
     const answer = await get('/api/admin/delivery');
@@ -176,16 +191,7 @@ describe('gateway settings', () => {
 
   it('refuse emptying the gateway while its blasts have numbers to send, saving nothing', async () => {
     expect((await put({ mode: 'gateway', gateway: gatewayOf() })).status).toBe(200);
-    const client = await server.createClient();
-    await server.api('PUT', `/api/admin/users/${client.user.id}`, {
-      token: admin,
-      body: {
-        username: client.user.username,
-        email: client.user.email,
-        points: 10,
-        is_active: true,
-      },
-    });
+    const client = await fundedClient(10);
     // No worker runs here: the blast's two numbers stay queued.
     const created = await server.api('POST', '/api/client/blast-requests', {
       token: client.token,
@@ -427,16 +433,7 @@ describe('gateway acks', () => {
     // A blast made in manual mode, its numbers then sent by the paired device as the engine would
     // (the send's answer recorded as sent).
     await put({ mode: 'manual' });
-    const client = await server.createClient();
-    await server.api('PUT', `/api/admin/users/${client.user.id}`, {
-      token: admin,
-      body: {
-        username: client.user.username,
-        email: client.user.email,
-        points: 10,
-        is_active: true,
-      },
-    });
+    const client = await fundedClient(10);
     // Suffixes: 0012 played, 0008 every ack twice, 0009 READ before DEVICE, 0002 ack ERROR.
     const numbers = ['6281277770012', '6281277770008', '6281277770009', '6281277770002'];
     const created = await server.api('POST', '/api/client/blast-requests', {

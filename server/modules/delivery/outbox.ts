@@ -723,9 +723,9 @@ export async function applyStatuses(
 /**
  * Numbers left sending longer than their channel's wait with no word (a worker died between its
  * claim and the answer, or the answer was lost and no webhook came): Meta and WAHA report every
- * message they accepted, so these were never accepted and go back to the queue. Not while the workers are
- * behind with the kept webhooks (one waiting longer than a few seconds): one of them may say what
- * became of such a number.
+ * message they accepted, so these were never accepted and go back to the queue. Not while the
+ * workers are behind with the kept webhooks (one waiting longer than a few seconds): one of them
+ * may say what became of such a number.
  */
 export async function requeueUnanswered(
   { db }: DbHandle,
