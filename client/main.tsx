@@ -2,7 +2,7 @@
 import { StrictMode, startTransition } from 'react';
 import { createRoot } from 'react-dom/client';
 import { App } from './app/app.tsx';
-import { loadSignedIn } from './app/pages.ts';
+import { loadSignedIn } from './app/start.ts';
 import { getSession, loadSession } from './lib/session.ts';
 import './styles.css';
 

@@ -1,13 +1,12 @@
 // Where each screen's code is: the shells and the screens are chunks of their own, downloaded by
-// route. Nothing here imports a shell or a screen statically, and neither imports this file.
+// route. Nothing here imports a shell or a screen statically, and neither imports this file; the
+// signed-in area's router reads this table (start.ts downloads the area itself).
 import type { ComponentType } from 'react';
 import type { Role } from '#common/auth.ts';
 import type { AdminPath, ClientPath } from './routes.ts';
 
 export type PageModule = Promise<{ default: ComponentType }>;
 
-/** The signed-in area: the router, the data layer and the routes of both roles. */
-export const loadSignedInArea = () => import('./signed-in.tsx');
 export const loadAdminShell = (): PageModule => import('./admin/admin-shell.tsx');
 export const loadClientShell = (): PageModule => import('./client-area/client-shell.tsx');
 
@@ -37,7 +36,7 @@ export const CLIENT_PAGES: Record<ClientPath, () => PageModule> = {
 };
 
 /** The screen at `pathname` (a trailing slash ignored, as the router does), if there is one. */
-function pageAt(role: Role, pathname: string): (() => PageModule) | undefined {
+export function pageAt(role: Role, pathname: string): (() => PageModule) | undefined {
   const pages: Record<string, () => PageModule> =
     role === 'super_admin' ? ADMIN_PAGES : CLIENT_PAGES;
   const path = pathname.length > 1 ? pathname.replace(/\/+$/, '') : pathname;
@@ -51,17 +50,4 @@ const ignoreFailure = () => undefined;
 /** Starts downloading the screen a link leads to (nothing for an address without a screen). */
 export function preloadPage(role: Role, pathname: string): void {
   pageAt(role, pathname)?.().catch(ignoreFailure);
-}
-
-/**
- * Downloads the signed-in area, the role's shell and the screen at `pathname` (an unknown one:
- * the dashboard) together, in one wave; the area's router starts (and its loaders ask for the
- * screen's data) as soon as the area's own code is there.
- */
-export function loadSignedIn(role: Role, pathname: string): Promise<unknown> {
-  return Promise.all([
-    loadSignedInArea().then((area) => area.routerFor(role)),
-    (role === 'super_admin' ? loadAdminShell : loadClientShell)(),
-    (pageAt(role, pathname) ?? pageAt(role, '/')!)(),
-  ]);
 }

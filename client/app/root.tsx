@@ -4,7 +4,7 @@ import { LoadErrorBoundary } from '#client/components/ui/load-error.tsx';
 import { PageSpinner } from '#client/components/ui/spinner.tsx';
 import { navigate } from '#client/lib/navigation.ts';
 import { useSession } from '#client/lib/session.ts';
-import { loadSignedInArea } from './pages.ts';
+import { loadSignedInArea } from './start.ts';
 
 /** The sign-in page downloads none of this: the router, the data layer and the shells. */
 const SignedIn = lazy(loadSignedInArea);
