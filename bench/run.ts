@@ -5,7 +5,9 @@
 // PostgreSQL schema), BENCH_DATABASE_URL, BENCH_PIN (1; 0 leaves the processes unpinned),
 // BENCH_PROF (a directory: the server under test writes a `--cpu-prof` profile there at exit),
 // BENCH_ONLY=delivery (only the delivery and gateway figures of bench/delivery.ts and
-// bench/gateway.ts, saved to .tmp/bench/results-partial.json instead of bench/results.json).
+// bench/gateway.ts), =load (only /api/auth/me, blast creation and the RSS under their load) or
+// =browser (only bench/browser.ts), saved to .tmp/bench/results-partial.json instead of
+// bench/results.json.
 import { spawn, spawnSync, type ChildProcess, type SpawnOptions } from 'node:child_process';
 import fs from 'node:fs';
 import http from 'node:http';
@@ -42,7 +44,11 @@ const ENGINES = (process.env.BENCH_ENGINES ?? 'sqlite,postgres').split(',') as E
 const PG_URL = process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
 const PG_SCHEMA = 'bench_run';
 const ONLY = process.env.BENCH_ONLY;
-if (ONLY !== undefined && ONLY !== 'delivery') throw new Error(`BENCH_ONLY=${ONLY}: only delivery`);
+const PARTS = ['delivery', 'load', 'browser'];
+if (ONLY !== undefined && !PARTS.includes(ONLY)) throw new Error(`BENCH_ONLY=${ONLY}: ${PARTS}`);
+/** Whether this run measures a part: every part, unless BENCH_ONLY names one. */
+const measures = (part: 'pages' | 'delivery' | 'load' | 'browser') =>
+  ONLY === undefined || ONLY === part;
 const WORK = path.join(ROOT, '.tmp', 'bench');
 const SERVER_BUNDLE = path.join(WORK, 'server', 'main.js');
 const SERVER_LOG = path.join(WORK, 'server.log');
@@ -592,7 +598,7 @@ async function benchEngine(engine: Engine, browser: boolean) {
     const at = admin.access_token;
 
     // --- Latency of lists, dashboards and a detail on the full data set
-    if (!ONLY) {
+    if (measures('pages')) {
       const lastPage = async (url: string, token: string, size: number) => {
         const page = await json<PageAnswer>(
           base,
@@ -694,7 +700,7 @@ async function benchEngine(engine: Engine, browser: boolean) {
       });
       senders.push(sender);
     }
-    if (!ONLY) {
+    if (measures('load')) {
       let turn = 0;
       const nextToken = () => `Bearer ${senders[turn++ % senders.length]!.access_token}`;
 
@@ -892,10 +898,12 @@ async function benchEngine(engine: Engine, browser: boolean) {
       cannon,
       spawnNode,
     };
-    await benchDelivery(deliveryContext);
-    await benchGateway(deliveryContext);
+    if (measures('delivery')) {
+      await benchDelivery(deliveryContext);
+      await benchGateway(deliveryContext);
+    }
 
-    if (browser && !ONLY) {
+    if (browser && measures('browser')) {
       // Chromium and Lighthouse get every CPU, as a browser would.
       pinLoad(false);
       const client = await json<LoginAnswer>(base, 'POST', '/api/auth/login', undefined, {

@@ -27,18 +27,25 @@ export function sessionInfo(session: LocalSession) {
 }
 
 export function registerSessionRoutes(app: FastifyInstance, ctx: DoubleContext): void {
-  const book = ctx.sessions;
+  sessionReads(app, ctx.sessions);
+  sessionChanges(app, ctx.sessions);
+  pairingQr(app, ctx);
+}
 
-  /** Runs `action` on an existing session and answers it, or answers 404. */
-  const withSession =
-    (code: number, action: (session: LocalSession) => void) =>
-    (request: Named, reply: FastifyReply) => {
-      const session = book.get(request.params.name);
-      if (!session) return sendError(reply, httpError(404, 'Session not found'));
-      action(session);
-      return reply.code(code).send(sessionInfo(session));
-    };
+type Book = DoubleContext['sessions'];
 
+/** Runs `action` on an existing session and answers it, or answers 404. */
+const withSession =
+  (book: Book, code: number, action: (session: LocalSession) => void) =>
+  (request: Named, reply: FastifyReply) => {
+    const session = book.get(request.params.name);
+    if (!session) return sendError(reply, httpError(404, 'Session not found'));
+    action(session);
+    return reply.code(code).send(sessionInfo(session));
+  };
+
+/** The version, the sessions, one session and its account. */
+function sessionReads(app: FastifyInstance, book: Book) {
   app.get('/api/version', () => ENVIRONMENT);
 
   app.get('/api/sessions', (request: FastifyRequest<{ Querystring: { all?: string } }>) => {
@@ -49,6 +56,21 @@ export function registerSessionRoutes(app: FastifyInstance, ctx: DoubleContext):
       .map(sessionInfo);
   });
 
+  app.get('/api/sessions/:name', (request: Named, reply) => {
+    const session = book.get(request.params.name);
+    if (!session) return sendError(reply, httpError(404, 'Session not found'));
+    return { ...sessionInfo(session), engine: { engine: ENVIRONMENT.engine } };
+  });
+
+  app.get('/api/sessions/:name/me', (request: Named, reply) => {
+    const session = book.get(request.params.name);
+    if (!session) return sendError(reply, httpError(404, 'Session not found'));
+    return reply.send(session.account);
+  });
+}
+
+/** Creating, updating, starting, stopping, signing out, restarting and deleting a session. */
+function sessionChanges(app: FastifyInstance, book: Book) {
   app.post('/api/sessions', (request, reply) => {
     const parsed = SessionCreateRequest.safeParse(request.body ?? {});
     if (!parsed.success) {
@@ -68,24 +90,12 @@ export function registerSessionRoutes(app: FastifyInstance, ctx: DoubleContext):
     return reply.code(201).send(sessionInfo(session));
   });
 
-  app.get('/api/sessions/:name', (request: Named, reply) => {
-    const session = book.get(request.params.name);
-    if (!session) return sendError(reply, httpError(404, 'Session not found'));
-    return { ...sessionInfo(session), engine: { engine: ENVIRONMENT.engine } };
-  });
-
-  app.get('/api/sessions/:name/me', (request: Named, reply) => {
-    const session = book.get(request.params.name);
-    if (!session) return sendError(reply, httpError(404, 'Session not found'));
-    return reply.send(session.account);
-  });
-
   app.put('/api/sessions/:name', (request: Named, reply) => {
     const parsed = SessionUpdateRequest.safeParse(request.body ?? {});
     if (!parsed.success) {
       return sendError(reply, httpError(400, validationMessages(parsed.error)));
     }
-    return withSession(200, (session) => book.update(session, parsed.data.config ?? {}))(
+    return withSession(book, 200, (session) => book.update(session, parsed.data.config ?? {}))(
       request,
       reply,
     );
@@ -93,19 +103,19 @@ export function registerSessionRoutes(app: FastifyInstance, ctx: DoubleContext):
 
   app.post(
     '/api/sessions/:name/start',
-    withSession(201, (session) => book.start(session)),
+    withSession(book, 201, (session) => book.start(session)),
   );
   app.post(
     '/api/sessions/:name/stop',
-    withSession(201, (session) => book.stop(session)),
+    withSession(book, 201, (session) => book.stop(session)),
   );
   app.post(
     '/api/sessions/:name/logout',
-    withSession(201, (session) => book.logout(session)),
+    withSession(book, 201, (session) => book.logout(session)),
   );
   app.post(
     '/api/sessions/:name/restart',
-    withSession(201, (session) => book.restart(session)),
+    withSession(book, 201, (session) => book.restart(session)),
   );
 
   // Deleting is idempotent in WAHA: an unknown session answers 200 too.
@@ -114,7 +124,11 @@ export function registerSessionRoutes(app: FastifyInstance, ctx: DoubleContext):
     if (session) book.delete(session);
     return reply.code(200).send();
   });
+}
 
+/** The pairing QR, once the session waits for a scan. */
+function pairingQr(app: FastifyInstance, ctx: DoubleContext) {
+  const book = ctx.sessions;
   app.get(
     '/api/:name/auth/qr',
     async (

@@ -4,7 +4,16 @@
 import { sql, type Kysely } from 'kysely';
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
-export async function up(db: Kysely<any>): Promise<void> {
+type Db = Kysely<any>;
+
+export async function up(db: Db): Promise<void> {
+  await outboxColumns(db);
+  await engineTables(db);
+  await queueIndexes(db);
+}
+
+/** The blast's mode and template; each number's delivery. */
+async function outboxColumns(db: Db) {
   await db.schema
     .alterTable('blasts')
     .addColumn('delivery_mode', 'text', (c) => c.notNull().defaultTo('manual'))
@@ -48,7 +57,10 @@ export async function up(db: Kysely<any>): Promise<void> {
     .column('provider_message_id')
     .where(sql.ref('provider_message_id'), 'is not', null)
     .execute();
+}
 
+/** The engine's state and the last send to each recipient. */
+async function engineTables(db: Db) {
   await db.schema
     .createTable('delivery_engine')
     .addColumn('id', 'integer', (c) => c.primaryKey().check(sql`id = 1`))
@@ -73,7 +85,10 @@ export async function up(db: Kysely<any>): Promise<void> {
     .on('delivery_recipients')
     .column('last_sent_at')
     .execute();
+}
 
+/** The kept webhook events still to apply; the queue card's figures. */
+async function queueIndexes(db: Db) {
   await db.schema
     .createIndex('webhook_events_unprocessed')
     .on('webhook_events')

@@ -428,27 +428,9 @@ export async function createBlast(
     // The engine's numbers (Cloud API, gateway) are queued now, due at once; manual ones have no
     // delivery.
     const queued = sentByEngine(mode) ? row.created_at : null;
-    const state = queued === null ? null : ('queued' as const);
     const blast = {
       resumes_at: await resumesAt(tx.db, row),
-      ...withDetail(
-        { ...row, username: owner.username },
-        numbers.map((number, idx) => ({
-          idx,
-          number,
-          status: PENDING,
-          state,
-          attempts: 0,
-          provider_message_id: null,
-          error_code: null,
-          error_title: null,
-          queued_at: queued,
-          sent_at: null,
-          delivered_at: null,
-          read_at: null,
-          failed_at: null,
-        })),
-      ),
+      ...withDetail({ ...row, username: owner.username }, newNumberRows(numbers, queued)),
     };
     if (idempotencyKey) {
       const stored = await claimKey(
@@ -473,18 +455,43 @@ export async function createBlast(
       },
       (points) => `${BLAST_MESSAGES.notEnoughTitle}: ${BLAST_MESSAGES.notEnough(count, points)}`,
     );
-    await tx.db.insertInto('blasts').values(row).execute();
-    await countRow(tx, userId, 'blasts', null, 'pending');
-    await tx.db
-      .insertInto('blast_numbers')
-      .columns(['blast_id', 'idx', 'number', 'status', 'state', 'queued_at', 'next_attempt_at'])
-      .expression(
-        sql`select ${row.id}, idx, value, ${PENDING}, ${state}, ${queued}, ${queued}
-          from ${listRows(tx.engine, numbers)}`,
-      )
-      .execute();
+    await insertBlast(tx, row, numbers, queued);
     return blast;
   });
+}
+
+/** A new blast's numbers: pending, and queued at `queuedAt` when the engine sends them. */
+function newNumberRows(numbers: string[], queuedAt: string | null): NumberRow[] {
+  return numbers.map((number, idx) => ({
+    idx,
+    number,
+    status: PENDING,
+    state: queuedAt === null ? null : 'queued',
+    attempts: 0,
+    provider_message_id: null,
+    error_code: null,
+    error_title: null,
+    queued_at: queuedAt,
+    sent_at: null,
+    delivered_at: null,
+    read_at: null,
+    failed_at: null,
+  }));
+}
+
+/** Writes a new blast's row, its count and its numbers (due at once when queued). */
+async function insertBlast(tx: Tx, row: BlastsTable, numbers: string[], queuedAt: string | null) {
+  const state = queuedAt === null ? null : 'queued';
+  await tx.db.insertInto('blasts').values(row).execute();
+  await countRow(tx, row.user_id, 'blasts', null, 'pending');
+  await tx.db
+    .insertInto('blast_numbers')
+    .columns(['blast_id', 'idx', 'number', 'status', 'state', 'queued_at', 'next_attempt_at'])
+    .expression(
+      sql`select ${row.id}, idx, value, ${PENDING}, ${state}, ${queuedAt}, ${queuedAt}
+        from ${listRows(tx.engine, numbers)}`,
+    )
+    .execute();
 }
 
 /** Locks a blast for a change (its client's row first on PostgreSQL); 404 when it is not there. */

@@ -29,15 +29,22 @@ const BASE = '/api/admin/delivery/devices';
 /** 502: WAHA could not be reached or refused the call; `detail` says why, in Indonesian. */
 const gatewayError = { 502: ErrorSchema };
 
-export function devicesRoutes(app: App, { database, secrets, config }: AppContext) {
-  /** Sebar's webhook as WAHA is to call it: SEBAR_PUBLIC_URL, else this server on 127.0.0.1. */
-  const webhookUrl = () => {
-    if (config.publicUrl) return `${config.publicUrl}${WAHA_WEBHOOK_PATH}`;
-    const address = app.server.address();
-    const port = typeof address === 'object' && address ? address.port : config.port;
-    return `http://127.0.0.1:${port}${WAHA_WEBHOOK_PATH}`;
-  };
+/** Sebar's webhook as WAHA is to call it: SEBAR_PUBLIC_URL, else this server on 127.0.0.1. */
+function webhookUrl(app: App, { config }: AppContext): string {
+  if (config.publicUrl) return `${config.publicUrl}${WAHA_WEBHOOK_PATH}`;
+  const address = app.server.address();
+  const port = typeof address === 'object' && address ? address.port : config.port;
+  return `http://127.0.0.1:${port}${WAHA_WEBHOOK_PATH}`;
+}
 
+export function devicesRoutes(app: App, context: AppContext) {
+  deviceListRoutes(app, context);
+  deviceSessionRoutes(app, context);
+}
+
+/** The devices, and pairing a new one. */
+function deviceListRoutes(app: App, context: AppContext) {
+  const { database, secrets } = context;
   app.get(BASE, { config: admin, schema: { tags, response: { 200: DeviceListSchema } } }, () =>
     listDevices(database, secrets),
   );
@@ -56,12 +63,17 @@ export function devicesRoutes(app: App, { database, secrets, config }: AppContex
         database,
         secrets,
         request.body.session,
-        webhookUrl(),
+        webhookUrl(app, context),
         currentUser(request).id,
       );
       return reply.status(201).send(device);
     },
   );
+}
+
+/** One device: its pairing code, signing it out or starting it, resuming it, removing it. */
+function deviceSessionRoutes(app: App, context: AppContext) {
+  const { database, secrets } = context;
   // The PNG itself (an <img> cannot send the token: the screen fetches it and shows a blob).
   app.get(
     `${BASE}/:session/qr`,
@@ -92,7 +104,7 @@ export function devicesRoutes(app: App, { database, secrets, config }: AppContex
       (request) =>
         deviceAction(database, secrets, request.params.session, action, {
           id: currentUser(request).id,
-          webhookUrl: webhookUrl(),
+          webhookUrl: webhookUrl(app, context),
         }),
     );
   }

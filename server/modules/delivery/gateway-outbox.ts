@@ -6,6 +6,7 @@ import { sendingWindow } from '#common/sending-hours.ts';
 import { type DbHandle } from '#server/db/connection.ts';
 import type { GatewayDevicesTable } from '#server/db/schema.ts';
 import { forUpdate, transact } from '#server/db/transaction.ts';
+import { claimedAt } from './outbox.ts';
 
 /** How the gateway paces its devices (from its settings). */
 export interface GatewayPacing {
@@ -91,13 +92,7 @@ export async function claimForDevices(
       if (!next) break;
       await tx.db
         .updateTable('blast_numbers')
-        .set((eb) => ({
-          state: 'sending',
-          attempts: eb('attempts', '+', 1),
-          claimed_at: iso(at),
-          next_attempt_at: null,
-          device: device.session,
-        }))
+        .set((eb) => ({ ...claimedAt(eb, at), device: device.session }))
         .where('blast_id', '=', next.blast_id)
         .where('idx', '=', next.idx)
         .execute();

@@ -9,10 +9,11 @@ import {
   type ReportedStatus,
 } from '#common/delivery-states.ts';
 import { errorMeaning, failedStatus } from '#common/whatsapp-errors.ts';
-import { sql } from 'kysely';
+import { sql, type ExpressionBuilder } from 'kysely';
 import { now, type DbHandle } from '#server/db/connection.ts';
 import type {
   BlastNumbersTable,
+  Database,
   DeliveryEngineTable,
   WebhookEventsTable,
 } from '#server/db/schema.ts';
@@ -146,26 +147,9 @@ export async function claimDue(
 ): Promise<{ claimed: Claimed[]; waitMs: number }> {
   return transact(database, async (tx) => {
     const engine = await holdEngine(tx, iso(at));
-    if (engine.state === 'paused' && engine.resume_at && engine.resume_at <= iso(at)) {
-      await tx.db
-        .updateTable('delivery_engine')
-        .set({ state: 'running', reason: null, error_code: null, since: iso(at), resume_at: null })
-        .where('id', '=', 1)
-        .execute();
-    } else if (engine.state !== 'running') {
-      return { claimed: [], waitMs: Infinity };
-    }
-    const interval = 1000 / pacing.messagesPerSecond;
-    // Slots a late worker lost are made up, as far back as `catchUpMs`.
-    const start = Math.max(Date.parse(engine.next_slot_at), at - pacing.catchUpMs);
-    if (start > at) return { claimed: [], waitMs: start - at };
-    const recent = recentClaims(engine, at);
-    const left = pacing.messagesPerSecond - recent.reduce((sum, [, n]) => sum + n, 0);
-    if (left <= 0) return { claimed: [], waitMs: recent[0]![0] + SECOND_MS - at };
-    const room = Math.min(
-      left,
-      Math.max(1, Math.floor((at + pacing.claimWindowMs - start) / interval)),
-    );
+    if (!(await runsAt(tx, engine, at))) return { claimed: [], waitMs: Infinity };
+    const slots = freeSlots(engine, pacing, at);
+    if ('waitMs' in slots) return { claimed: [], waitMs: slots.waitMs };
     const candidates = await tx.db
       .selectFrom('blast_numbers as n')
       .innerJoin('blasts as b', 'b.id', 'n.blast_id')
@@ -176,51 +160,18 @@ export async function claimDue(
       .orderBy('n.next_attempt_at')
       .orderBy('n.blast_id')
       .orderBy('n.idx')
-      .limit(room * 2)
+      .limit(slots.room * 2)
       .execute();
     const chosen = await withinLimits(tx, candidates, pacing, at);
-    const taken = chosen.take.slice(0, room);
     for (const [when, rows] of groupBy(chosen.later, (row) => row.until)) {
       await updateNumbers(tx, rows, { next_attempt_at: iso(when) });
     }
-    const claimed: { blast_id: string; idx: number }[] = [];
-    for (const [blastId, rows] of groupBy(taken, (row) => row.blast_id)) {
-      const marked = await tx.db
-        .updateTable('blast_numbers')
-        .set((eb) => ({
-          state: 'sending',
-          attempts: eb('attempts', '+', 1),
-          claimed_at: iso(at),
-          next_attempt_at: null,
-        }))
-        .where('blast_id', '=', blastId)
-        .where(
-          'idx',
-          'in',
-          rows.map((row) => row.idx),
-        )
-        .where('state', '=', 'queued')
-        .returning(['blast_id', 'idx'])
-        .execute();
-      claimed.push(...marked);
-    }
-    const sent = new Set(claimed.map((row) => callbackKey(row.blast_id, row.idx)));
-    const out = taken.filter((row) => sent.has(callbackKey(row.blast_id, row.idx)));
-    if (out.length > 0) {
-      const numbers = [...new Set(out.map((row) => row.number))];
-      await tx.db
-        .insertInto('delivery_recipients')
-        .values(numbers.map((number) => ({ number, last_sent_at: iso(at) })))
-        .onConflict((oc) => oc.column('number').doUpdateSet({ last_sent_at: iso(at) }))
-        .execute();
-    }
-    const nextSlot = start + Math.max(out.length, 1) * interval;
+    const out = await markSending(tx, chosen.take.slice(0, slots.room), at);
+    const nextSlot = slots.start + Math.max(out.length, 1) * slots.interval;
+    const recent = out.length ? [...slots.recent, [at, out.length]] : slots.recent;
     await tx.db
       .updateTable('delivery_engine')
-      .set({
-        next_slot_at: iso(nextSlot),
-        recent_claims: JSON.stringify(out.length ? [...recent, [at, out.length]] : recent),
-      })
+      .set({ next_slot_at: iso(nextSlot), recent_claims: JSON.stringify(recent) })
       .where('id', '=', 1)
       .execute();
     return {
@@ -236,6 +187,86 @@ export async function claimDue(
       waitMs: out.length ? Math.max(0, nextSlot - Date.now()) : Infinity,
     };
   });
+}
+
+/** Whether the engine sends at `at`: running, or paused until a time now past (it resumes). */
+async function runsAt(tx: Tx, engine: DeliveryEngineTable, at: number): Promise<boolean> {
+  if (engine.state === 'paused' && engine.resume_at && engine.resume_at <= iso(at)) {
+    await tx.db
+      .updateTable('delivery_engine')
+      .set({ state: 'running', reason: null, error_code: null, since: iso(at), resume_at: null })
+      .where('id', '=', 1)
+      .execute();
+    return true;
+  }
+  return engine.state === 'running';
+}
+
+/**
+ * The send slots a claim at `at` may take: from the next free one (or those a late worker lost,
+ * `catchUpMs` back at most) up to `claimWindowMs` ahead, and no more than the second's claims
+ * leave; or how long to wait for one.
+ */
+function freeSlots(
+  engine: DeliveryEngineTable,
+  pacing: Pacing,
+  at: number,
+):
+  | { start: number; interval: number; room: number; recent: [number, number][] }
+  | { waitMs: number } {
+  const interval = 1000 / pacing.messagesPerSecond;
+  const start = Math.max(Date.parse(engine.next_slot_at), at - pacing.catchUpMs);
+  if (start > at) return { waitMs: start - at };
+  const recent = recentClaims(engine, at);
+  const left = pacing.messagesPerSecond - recent.reduce((sum, [, n]) => sum + n, 0);
+  if (left <= 0) return { waitMs: recent[0]![0] + SECOND_MS - at };
+  const room = Math.min(
+    left,
+    Math.max(1, Math.floor((at + pacing.claimWindowMs - start) / interval)),
+  );
+  return { start, interval, room, recent };
+}
+
+/** A number taken to send at `at`: sending, one attempt more, no longer due. */
+export const claimedAt = (eb: ExpressionBuilder<Database, 'blast_numbers'>, at: number) => ({
+  state: 'sending' as const,
+  attempts: eb('attempts', '+', 1),
+  claimed_at: iso(at),
+  next_attempt_at: null,
+});
+
+/**
+ * Marks the numbers sending (one attempt more), those still queued only, and records the send
+ * time of their recipients; answers the numbers marked.
+ */
+async function markSending<T extends Candidate>(tx: Tx, taken: T[], at: number): Promise<T[]> {
+  const claimed: { blast_id: string; idx: number }[] = [];
+  for (const [blastId, rows] of groupBy(taken, (row) => row.blast_id)) {
+    const marked = await tx.db
+      .updateTable('blast_numbers')
+      .set((eb) => claimedAt(eb, at))
+      .where('blast_id', '=', blastId)
+      .where(
+        'idx',
+        'in',
+        rows.map((row) => row.idx),
+      )
+      .where('state', '=', 'queued')
+      .returning(['blast_id', 'idx'])
+      .execute();
+    claimed.push(...marked);
+  }
+  const sent = new Set(claimed.map((row) => callbackKey(row.blast_id, row.idx)));
+  const out = taken.filter((row) => sent.has(callbackKey(row.blast_id, row.idx)));
+  if (out.length > 0) {
+    const numbers = [...new Set(out.map((row) => row.number))];
+    await tx.db
+      .insertInto('delivery_recipients')
+      .values(numbers.map((number) => ({ number, last_sent_at: iso(at) })))
+      .onConflict((oc) => oc.column('number').doUpdateSet({ last_sent_at: iso(at) }))
+      .execute();
+  }
+  return out;
 }
 
 type Candidate = { blast_id: string; idx: number; number: string };
