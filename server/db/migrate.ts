@@ -14,6 +14,7 @@ import * as deliveryPacing from './migrations/013-delivery-pacing.ts';
 import * as optOuts from './migrations/014-opt-outs.ts';
 import * as gateway from './migrations/015-gateway.ts';
 import * as webhookEventsBySource from './migrations/016-webhook-events-by-source.ts';
+import * as webhookEventsDue from './migrations/017-webhook-events-due.ts';
 
 /** A migration gets its engine for the few changes only one of them needs. */
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
@@ -34,6 +35,7 @@ export const MIGRATIONS: [string, Migration][] = [
   ['014-opt-outs', optOuts],
   ['015-gateway', gateway],
   ['016-webhook-events-by-source', webhookEventsBySource],
+  ['017-webhook-events-due', webhookEventsDue],
 ];
 
 /** Applies `migrations` (all of them unless a test asks for the first few). */

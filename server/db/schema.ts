@@ -221,6 +221,8 @@ export interface WebhookEventsTable {
   body_sha256: string;
   body: string;
   received_at: string;
+  /** When the workers take it next: when it came, or later while it waits (migration 017). */
+  due_at: string | null;
   processed_at: string | null;
   /** Who posted it: Meta's Cloud API or the WhatsApp gateway (migration 015). */
   source: 'whatsapp' | 'waha';

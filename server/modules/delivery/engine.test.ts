@@ -244,4 +244,44 @@ describe('a status that comes before its send is recorded', () => {
     const moved = await f.until(created.id, (b) => b.numbers[0].delivery.state === 'delivered');
     expect(moved.numbers[0].delivery.delivered_at).not.toBeNull();
   });
+
+  it("does not hold up the statuses behind it, however many name no message of Sebar's", async () => {
+    // More statuses than the engine applies at once, for messages another app sent from the
+    // same WhatsApp number: each waits for a send's answer that never comes.
+    const foreign = Array.from({ length: 250 }, (_, i) =>
+      JSON.stringify(
+        statusWebhook(f.whatsapp.options, {
+          id: `wamid.aplikasi-lain-${i}`,
+          status: 'delivered',
+          timestamp: String(Math.floor(Date.now() / 1000)),
+          recipient_id: '6281299990000',
+        }),
+      ),
+    );
+    for (const body of foreign) {
+      const posted = await f.server.api('POST', WEBHOOK_PATH, {
+        raw: body,
+        headers: {
+          'content-type': 'application/json',
+          'x-hub-signature-256': signBody(body, f.whatsapp.options.appSecret),
+        },
+      });
+      expect(posted.status).toBe(200);
+    }
+    const created = await f.blast([numberEnding(9700, '0101'), numberEnding(9700, '0102')]);
+    // Their statuses are applied as they come, not a minute later.
+    const read = await f.until(
+      created.id,
+      (b) => b.numbers.every((n: any) => n.delivery.state === 'read'),
+      10_000,
+    );
+    for (const n of read.numbers) expect(n.delivery.delivered_at).not.toBeNull();
+    const waiting = await f.server.database.db
+      .selectFrom('webhook_events')
+      .select((eb) => eb.fn.countAll<number>().as('n'))
+      .where('body', 'in', foreign)
+      .where('processed_at', 'is', null)
+      .executeTakeFirstOrThrow();
+    expect(Number(waiting.n)).toBe(foreign.length);
+  });
 });

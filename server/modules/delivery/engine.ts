@@ -160,12 +160,12 @@ export class DeliveryEngine {
   private async recordStep(): Promise<number> {
     const { database } = this.context;
     await this.flush();
-    const applied = (await applyEvents(database)) + (await applyGatewayEvents(database));
+    const taken = (await applyEvents(database)) + (await applyGatewayEvents(database));
     if (Date.now() - this.lastSweep > 1000) {
       this.lastSweep = Date.now();
       await requeueUnanswered(database, this.unansweredMs());
     }
-    if (applied > 0) return 0;
+    if (taken > 0) return 0;
     return this.inFlight.size > 0 || this.results.length > 0
       ? CLAIM_WINDOW_MS
       : this.options.idleMs;

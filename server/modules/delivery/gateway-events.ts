@@ -12,7 +12,8 @@ import {
   applyStatuses,
   markApplied,
   pendingEvents,
-  unmatchedWaitFrom,
+  putBack,
+  splitWaiting,
   type ReportedMessageStatus,
 } from './outbox.ts';
 import type { WahaSession } from './waha.ts';
@@ -89,9 +90,9 @@ export function incomingMessagesOf(body: unknown): IncomingMessage[] {
 }
 
 /**
- * Applies the kept gateway events not applied yet, oldest first, `limit` at a time; answers how
- * many it applied. An ack naming no known message waits a little for its send's answer (as
- * Meta's statuses do), then is kept as applied (not Sebar's).
+ * Applies the kept gateway events not applied yet, in the order they became due, `limit` at a
+ * time; answers how many it took. An ack naming no known message is put back to wait a little
+ * for its send's answer (as Meta's statuses are), then is kept as applied (not Sebar's).
  */
 export async function applyGatewayEvents(database: DbHandle, limit = EVENT_BATCH): Promise<number> {
   return transact(database, async (tx) => {
@@ -116,8 +117,7 @@ export async function applyGatewayEvents(database: DbHandle, limit = EVENT_BATCH
       tx,
       events.flatMap((e) => (e.ack ? [e.ack] : [])),
     );
-    const waitFrom = unmatchedWaitFrom();
-    const done = events.filter((e) => e.received_at < waitFrom || !e.ack || !unknown.has(e.ack.id));
+    const { done, waiting } = splitWaiting(events, (e) => e.ack !== null && unknown.has(e.ack.id));
     // A STOP, BERHENTI or UNSUB written to a device puts its sender on the opt-out list.
     const incoming = done.flatMap((e) => incomingMessagesOf(e.event));
     await recordOptOuts(
@@ -126,7 +126,8 @@ export async function applyGatewayEvents(database: DbHandle, limit = EVENT_BATCH
       'gateway',
     );
     await markApplied(tx, done);
-    return done.length;
+    await putBack(tx, waiting);
+    return events.length;
   });
 }
 

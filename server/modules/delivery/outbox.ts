@@ -620,10 +620,10 @@ function statusOf(raw: unknown): ReportedMessageStatus | null {
 }
 
 /**
- * Applies the kept webhook events not applied yet, oldest first, `limit` at a time: each status
- * moves its number forward only (a repeat or a late one changes at most a missing timestamp), the
- * blasts are settled, and the events are marked applied in the same transaction. Answers how many
- * events it applied.
+ * Applies the kept webhook events not applied yet, in the order they became due, `limit` at a
+ * time: each status moves its number forward only (a repeat or a late one changes at most a
+ * missing timestamp), the blasts are settled, and the events are marked applied in the same
+ * transaction; one that waits for its send's answer is put back. Answers how many events it took.
  */
 export async function applyEvents(database: DbHandle, limit = EVENT_BATCH): Promise<number> {
   return transact(database, async (tx) => {
@@ -638,28 +638,32 @@ export async function applyEvents(database: DbHandle, limit = EVENT_BATCH): Prom
     );
     // A status may come before the send's answer is recorded and without the key it was sent
     // with; its event waits a little for the answer, then is kept as applied (not Sebar's).
-    const waitFrom = unmatchedWaitFrom();
-    const done = events.filter(
-      (e) => e.received_at < waitFrom || !e.statuses.some((status) => unknown.has(status.id)),
+    const { done, waiting } = splitWaiting(events, (e) =>
+      e.statuses.some((status) => unknown.has(status.id)),
     );
     // Keyword messages in the events put their senders on the opt-out list, once per event.
     await recordIncomingOptOuts(tx, done);
     await markApplied(tx, done);
-    return done.length;
+    await putBack(tx, waiting);
+    return events.length;
   });
 }
 
 /** Kept webhook events applied in one transaction at most. */
 export const EVENT_BATCH = 200;
 
-/** The kept events of `source` not applied yet, oldest first (PostgreSQL: skipping locked ones). */
+/**
+ * The kept events of `source` not applied yet and due, in the order they became due (PostgreSQL:
+ * skipping locked ones).
+ */
 export async function pendingEvents(tx: Tx, source: WebhookEventsTable['source'], limit: number) {
   let pending = tx.db
     .selectFrom('webhook_events')
     .select(['id', 'body', 'received_at'])
     .where('processed_at', 'is', null)
     .where('source', '=', source)
-    .orderBy('received_at')
+    .where('due_at', '<=', now())
+    .orderBy('due_at')
     .limit(limit);
   if (tx.engine === 'postgres') pending = pending.forUpdate().skipLocked();
   return pending.execute();
@@ -679,11 +683,43 @@ export async function markApplied(tx: Tx, events: readonly { id: string }[]) {
     .execute();
 }
 
+/** How long an event naming no known message waits for its send's answer: then it is not Sebar's. */
+const UNMATCHED_WAIT_MS = 60_000;
+
 /**
- * Events received before this are applied even when a status names no known message: it waited
- * a minute for its send's answer to be recorded, so it is not Sebar's.
+ * Splits taken events into those applied now and those that wait for a send's answer (`waits`),
+ * unless they have waited long enough.
  */
-export const unmatchedWaitFrom = () => iso(Date.now() - 60_000);
+export function splitWaiting<T extends { received_at: string }>(
+  events: T[],
+  waits: (event: T) => boolean,
+): { done: T[]; waiting: T[] } {
+  const waitFrom = iso(Date.now() - UNMATCHED_WAIT_MS);
+  const done: T[] = [];
+  const waiting: T[] = [];
+  for (const event of events)
+    (event.received_at >= waitFrom && waits(event) ? waiting : done).push(event);
+  return { done, waiting };
+}
+
+/**
+ * Puts waiting events back, due again after half the age of the youngest (a second at least), so
+ * that the events behind them are applied meanwhile and each is looked at a few times only.
+ */
+export async function putBack(tx: Tx, events: readonly { id: string; received_at: string }[]) {
+  if (events.length === 0) return;
+  const at = Date.now();
+  const youngest = Math.max(...events.map((e) => Date.parse(e.received_at)));
+  await tx.db
+    .updateTable('webhook_events')
+    .set({ due_at: iso(at + Math.max(SECOND_MS, (at - youngest) / 2)) })
+    .where(
+      'id',
+      'in',
+      events.map((e) => e.id),
+    )
+    .execute();
+}
 
 function statusesIn(body: string): ReportedMessageStatus[] {
   try {

@@ -63,6 +63,7 @@ export class WebhookIntake {
           ...row,
           source: this.source,
           received_at: at,
+          due_at: at,
           processed_at: null,
         })),
       )
