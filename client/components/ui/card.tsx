@@ -1,5 +1,6 @@
 // Card and its parts: the surface every panel sits on.
-import type { ComponentProps } from 'react';
+import type { LucideIcon } from 'lucide-react';
+import type { ComponentProps, ReactNode } from 'react';
 import { cn } from '#client/lib/cn.ts';
 
 export function Card({ className, ...props }: ComponentProps<'div'>) {
@@ -34,4 +35,30 @@ export function CardContent({ className, ...props }: ComponentProps<'div'>) {
 
 export function CardFooter({ className, ...props }: ComponentProps<'div'>) {
   return <div className={cn('flex items-center gap-2 p-5 pt-0', className)} {...props} />;
+}
+
+/** A card under a heading with its icon and a line on what it holds; its content in one column. */
+export function IconCard({
+  icon: Icon,
+  title,
+  description,
+  children,
+}: {
+  icon: LucideIcon;
+  title: string;
+  description: string;
+  children: ReactNode;
+}) {
+  return (
+    <Card>
+      <CardHeader>
+        <CardTitle className="flex items-center gap-2">
+          <Icon aria-hidden className="size-5 text-primary" />
+          {title}
+        </CardTitle>
+        <CardDescription>{description}</CardDescription>
+      </CardHeader>
+      <CardContent className="grid gap-4">{children}</CardContent>
+    </Card>
+  );
 }

@@ -82,8 +82,24 @@ function useTemplateBlastForm(context: TemplateBlastContext) {
     form.clearErrors('numbers');
     form.setFocus('numbers');
   };
-  return { form, analysis, template, parameters, image, chooseTemplate, setParameter, dropInvalid };
+  const chooseImage = (chosen: File | null) => {
+    form.setValue('image', chosen);
+    form.clearErrors('image');
+  };
+  return {
+    form,
+    analysis,
+    template,
+    parameters,
+    image,
+    chooseTemplate,
+    setParameter,
+    dropInvalid,
+    chooseImage,
+  };
 }
+
+type TemplateBlast = ReturnType<typeof useTemplateBlastForm>;
 
 /** Why the button waits, or null: a parameter Meta would refuse, an image that cannot be sent. */
 function blockedReason(
@@ -97,10 +113,71 @@ function blockedReason(
   return wrong ? 'Isi semua parameter template dengan benar untuk mengirim blast.' : null;
 }
 
+/** After a failed check of the parameters, the first wrong one takes the focus. */
+function focusWrongParameter(template: ClientTemplate | null, values: Record<string, string>) {
+  const wrong = template && Object.entries(parameterProblems(template, values));
+  const first = wrong?.find(([, problem]) => problem)?.[0];
+  if (first) document.getElementById(parameterId(first))?.focus();
+}
+
+/** The chosen template's parameters, its header image (or why it cannot be sent) and its text. */
+function ChosenTemplate(props: {
+  template: ClientTemplate;
+  blast: TemplateBlast;
+  allowImages: boolean;
+  uploading: boolean;
+  sending: boolean;
+}) {
+  const { template, blast, allowImages, sending } = props;
+  return (
+    <>
+      <ParameterFields
+        key={template.id}
+        template={template}
+        values={blast.parameters}
+        onValueChange={blast.setParameter}
+        disabled={sending}
+      />
+      {needsImage(template) &&
+        (allowImages ? (
+          <BlastImageField
+            image={blast.image}
+            onImageChange={blast.chooseImage}
+            uploading={props.uploading}
+            disabled={sending}
+            required
+            error={blast.form.formState.errors.image?.message}
+          />
+        ) : (
+          <Alert variant="warning">{IMAGES_OFF_FOR_TEMPLATE}</Alert>
+        ))}
+      <TemplatePreview template={template} values={blast.parameters} image={blast.image} />
+    </>
+  );
+}
+
+/** The send button, and why it waits when it does. */
+function SendRow({ sending, blocked }: { sending: boolean; blocked: string | null }) {
+  return (
+    <div className="grid gap-2">
+      <SendButton
+        sending={sending}
+        disabled={blocked !== null}
+        describedBy={blocked ? BLOCKED_ID : undefined}
+      />
+      {blocked && (
+        <p id={BLOCKED_ID} className="text-center text-sm text-muted-foreground">
+          {blocked}
+        </p>
+      )}
+    </div>
+  );
+}
+
 export function TemplateBlastForm(props: TemplateBlastFormProps) {
   const { points, allowImages, templates, send, sending, uploading, onSent } = props;
   const blast = useTemplateBlastForm({ points, templates });
-  const { form, template, parameters, image } = blast;
+  const { form, template, parameters } = blast;
   const { errors } = form.formState;
   const blocked = blockedReason(template, parameters, allowImages);
 
@@ -114,9 +191,7 @@ export function TemplateBlastForm(props: TemplateBlastFormProps) {
       ? event.preventDefault()
       : form.handleSubmit(sendChecked, (failed) => {
           showProblem(failed);
-          const wrong = template && Object.entries(parameterProblems(template, parameters));
-          const first = wrong?.find(([, problem]) => problem)?.[0];
-          if (failed.parameters && first) document.getElementById(parameterId(first))?.focus();
+          if (failed.parameters) focusWrongParameter(template, parameters);
         })(event);
 
   return (
@@ -144,45 +219,15 @@ export function TemplateBlastForm(props: TemplateBlastFormProps) {
         )}
       />
       {template && (
-        <>
-          <ParameterFields
-            key={template.id}
-            template={template}
-            values={parameters}
-            onValueChange={blast.setParameter}
-            disabled={sending}
-          />
-          {needsImage(template) &&
-            (allowImages ? (
-              <BlastImageField
-                image={image}
-                onImageChange={(chosen) => {
-                  form.setValue('image', chosen);
-                  form.clearErrors('image');
-                }}
-                uploading={uploading}
-                disabled={sending}
-                required
-                error={errors.image?.message}
-              />
-            ) : (
-              <Alert variant="warning">{IMAGES_OFF_FOR_TEMPLATE}</Alert>
-            ))}
-          <TemplatePreview template={template} values={parameters} image={image} />
-        </>
-      )}
-      <div className="grid gap-2">
-        <SendButton
+        <ChosenTemplate
+          template={template}
+          blast={blast}
+          allowImages={allowImages}
+          uploading={uploading}
           sending={sending}
-          disabled={blocked !== null}
-          describedBy={blocked ? BLOCKED_ID : undefined}
         />
-        {blocked && (
-          <p id={BLOCKED_ID} className="text-center text-sm text-muted-foreground">
-            {blocked}
-          </p>
-        )}
-      </div>
+      )}
+      <SendRow sending={sending} blocked={blocked} />
     </form>
   );
 }

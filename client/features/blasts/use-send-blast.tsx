@@ -5,11 +5,14 @@ import { useRef, useState } from 'react';
 import { toastError, toastSuccess } from '#client/components/ui/toast.ts';
 import { errorMessage } from '#client/lib/api-client.ts';
 import { newIdempotencyKey } from '#client/lib/idempotency-key.ts';
-import type { CreateBlast } from '#common/blasts.ts';
+import type { Blast, CreateBlast } from '#common/blasts.ts';
 import { OPT_OUT_MESSAGES } from '#common/opt-out-rules.ts';
 import type { BlastToSend } from './blast-form-rules.ts';
 import { uploadBlastImage, useCreateBlast } from './client-api.ts';
 import type { TemplateBlastToSend } from './template-blast-rules.ts';
+
+/** The image's URL, or why it was left out (the server's reason, or ''). */
+type Uploaded = { url: string } | { dropped: string };
 
 /** What the blast carries besides its numbers and image: a message, or a template's values. */
 function contentOf(blast: BlastToSend | TemplateBlastToSend) {
@@ -18,22 +21,14 @@ function contentOf(blast: BlastToSend | TemplateBlastToSend) {
   return { message: blast.message };
 }
 
-export function useSendBlast() {
-  const createBlast = useCreateBlast();
-  const [sending, setSending] = useState(false);
-  // True only while the image itself is on its way (the first step of a send).
+/**
+ * The image's upload, the first step of a send. A required image that fails is said at once: the
+ * blast is not sent.
+ */
+function useImageUpload() {
+  // True only while the image itself is on its way.
   const [uploading, setUploading] = useState(false);
-  // Set synchronously, so a second click in the same instant is refused.
-  const sendingRef = useRef(false);
-
-  /**
-   * The image's URL, or why it was left out (the server's reason, or ''). A required image that
-   * fails is said at once: the blast is not sent.
-   */
-  const upload = async (
-    image: File,
-    required: boolean,
-  ): Promise<{ url: string } | { dropped: string }> => {
+  const upload = async (image: File, required: boolean): Promise<Uploaded> => {
     setUploading(true);
     try {
       return { url: (await uploadBlastImage(image)).url };
@@ -51,6 +46,37 @@ export function useSendBlast() {
       setUploading(false);
     }
   };
+  return { upload, uploading };
+}
+
+/**
+ * The success toast's text. One toast at a time: the success replaces the upload error, so it
+ * repeats that fact.
+ */
+function BlastCreated({ blast, uploaded }: { blast: Blast; uploaded: Uploaded | null }) {
+  return (
+    <>
+      <span className="block">Blast request berhasil dibuat untuk {blast.total_numbers} nomor</span>
+      {blast.opted_out_count > 0 && (
+        <span className="block" data-opt-out-notice="">
+          {OPT_OUT_MESSAGES.notice(blast.opted_out_count)}
+        </span>
+      )}
+      {uploaded && 'dropped' in uploaded && (
+        <span className="block">
+          Gambar tidak ikut terkirim.{uploaded.dropped && ` ${uploaded.dropped}`}
+        </span>
+      )}
+    </>
+  );
+}
+
+export function useSendBlast() {
+  const createBlast = useCreateBlast();
+  const { upload, uploading } = useImageUpload();
+  const [sending, setSending] = useState(false);
+  // Set synchronously, so a second click in the same instant is refused.
+  const sendingRef = useRef(false);
 
   /** Sends the blast; true when it was created (its success toast shown). */
   const send = async (toSend: BlastToSend | TemplateBlastToSend): Promise<boolean> => {
@@ -70,24 +96,7 @@ export function useSendBlast() {
         image_url: imageUrl,
       };
       const blast = await createBlast.mutateAsync({ input, idempotencyKey });
-      // One toast at a time: the success replaces the upload error, so it repeats that fact.
-      toastSuccess(
-        <>
-          <span className="block">
-            Blast request berhasil dibuat untuk {blast.total_numbers} nomor
-          </span>
-          {blast.opted_out_count > 0 && (
-            <span className="block" data-opt-out-notice="">
-              {OPT_OUT_MESSAGES.notice(blast.opted_out_count)}
-            </span>
-          )}
-          {uploaded && 'dropped' in uploaded && (
-            <span className="block">
-              Gambar tidak ikut terkirim.{uploaded.dropped && ` ${uploaded.dropped}`}
-            </span>
-          )}
-        </>,
-      );
+      toastSuccess(<BlastCreated blast={blast} uploaded={uploaded} />);
       return true;
     } catch (failure) {
       toastError(errorMessage(failure, 'Gagal membuat blast request'));

@@ -9,13 +9,7 @@ import { formatNumber } from '#common/format.ts';
 import { Alert } from '#client/components/ui/alert.tsx';
 import { Badge, type BadgeProps } from '#client/components/ui/badge.tsx';
 import { Button } from '#client/components/ui/button.tsx';
-import {
-  Card,
-  CardContent,
-  CardDescription,
-  CardHeader,
-  CardTitle,
-} from '#client/components/ui/card.tsx';
+import { IconCard } from '#client/components/ui/card.tsx';
 import { ConfirmDialog } from '#client/components/ui/confirm-dialog.tsx';
 import { TextField } from '#client/components/ui/text-field.tsx';
 import { toastError, toastSuccess } from '#client/components/ui/toast.ts';
@@ -35,6 +29,9 @@ const STATUS: Record<Device['status'], { label: string; variant: BadgeProps['var
   STOPPED: { label: 'Berhenti', variant: 'secondary' },
   FAILED: { label: 'Gagal', variant: 'destructive' },
 };
+
+/** The actions asked about first. */
+type ConfirmedAction = 'logout' | 'remove';
 
 const DONE: Record<DeviceActionName, string> = {
   logout: 'Perangkat dikeluarkan',
@@ -74,14 +71,13 @@ function QrImage({ session }: { session: string }) {
   );
 }
 
-function DeviceRow({ device, dailyLimit }: { device: Device; dailyLimit: number }) {
+/** The actions on one device, each said in a toast; `confirm` is the one waiting for a yes. */
+function useDeviceActions(session: string) {
   const action = useDeviceAction();
-  const [showQr, setShowQr] = useState(false);
-  const [confirm, setConfirm] = useState<'logout' | 'remove' | null>(null);
-  const scanning = device.status === 'SCAN_QR_CODE';
+  const [confirm, setConfirm] = useState<ConfirmedAction | null>(null);
   const run = async (name: DeviceActionName) => {
     try {
-      await action.mutateAsync({ session: device.session, action: name });
+      await action.mutateAsync({ session, action: name });
       toastSuccess(DONE[name]);
     } catch (error) {
       toastError(failureText(error, 'Aksi perangkat gagal'));
@@ -89,19 +85,101 @@ function DeviceRow({ device, dailyLimit }: { device: Device; dailyLimit: number 
       setConfirm(null);
     }
   };
-  const busy = action.isPending;
+  return { run, busy: action.isPending, confirm, setConfirm };
+}
+
+type DeviceActions = ReturnType<typeof useDeviceActions>;
+
+/** The device's session, its number and WhatsApp name, and its state. */
+function DeviceHeading({ device }: { device: Device }) {
+  return (
+    <div className="flex flex-wrap items-start justify-between gap-3">
+      <div className="grid min-w-0 gap-1">
+        <span className="font-medium break-all">{device.session}</span>
+        <span className="text-sm text-muted-foreground">
+          {device.phone ? `+${device.phone}` : 'Belum terhubung'}
+          {device.push_name ? ` · ${device.push_name}` : ''}
+        </span>
+      </div>
+      <DeviceStatus device={device} />
+    </div>
+  );
+}
+
+/** The buttons the device's state allows; logout and removal ask first. */
+function DeviceButtons({
+  device,
+  actions,
+  showQr,
+  onToggleQr,
+}: {
+  device: Device;
+  actions: DeviceActions;
+  showQr: boolean;
+  onToggleQr: () => void;
+}) {
+  const { run, busy, setConfirm } = actions;
+  return (
+    <div className="flex flex-wrap gap-2">
+      {device.status === 'SCAN_QR_CODE' && (
+        <Button variant="outline" size="sm" onClick={onToggleQr}>
+          <QrCode aria-hidden />
+          {showQr ? 'Sembunyikan QR' : 'Tampilkan QR'}
+        </Button>
+      )}
+      {(device.status === 'STOPPED' || device.status === 'FAILED') && (
+        <Button variant="outline" size="sm" disabled={busy} onClick={() => void run('start')}>
+          <Play aria-hidden />
+          Jalankan
+        </Button>
+      )}
+      {device.pause_reason && (
+        <Button variant="outline" size="sm" disabled={busy} onClick={() => void run('resume')}>
+          <RotateCcw aria-hidden />
+          Lanjutkan
+        </Button>
+      )}
+      {device.status === 'WORKING' && (
+        <Button variant="outline" size="sm" disabled={busy} onClick={() => setConfirm('logout')}>
+          <LogOut aria-hidden />
+          Keluarkan
+        </Button>
+      )}
+      <Button variant="outline" size="sm" disabled={busy} onClick={() => setConfirm('remove')}>
+        <Trash2 aria-hidden />
+        Hapus
+      </Button>
+    </div>
+  );
+}
+
+/** The question before a logout or a removal. */
+function ConfirmDeviceAction({ session, actions }: { session: string; actions: DeviceActions }) {
+  const { run, busy, confirm, setConfirm } = actions;
+  return (
+    <ConfirmDialog
+      open={confirm !== null}
+      onOpenChange={(open) => !open && setConfirm(null)}
+      title={confirm === 'logout' ? 'Keluarkan perangkat?' : 'Hapus perangkat?'}
+      description={
+        confirm === 'logout'
+          ? `Nomor di sesi ${session} dikeluarkan dari WhatsApp; pindai QR lagi untuk menyambung.`
+          : `Sesi ${session} dihapus dari WAHA dan dari Sebar.`
+      }
+      confirmLabel={confirm === 'logout' ? 'Keluarkan' : 'Hapus'}
+      loading={busy}
+      onConfirm={() => confirm && void run(confirm)}
+    />
+  );
+}
+
+function DeviceRow({ device, dailyLimit }: { device: Device; dailyLimit: number }) {
+  const actions = useDeviceActions(device.session);
+  const [showQr, setShowQr] = useState(false);
+  const scanning = device.status === 'SCAN_QR_CODE';
   return (
     <li className="grid gap-3 rounded-lg border p-4" data-device={device.session}>
-      <div className="flex flex-wrap items-start justify-between gap-3">
-        <div className="grid min-w-0 gap-1">
-          <span className="font-medium break-all">{device.session}</span>
-          <span className="text-sm text-muted-foreground">
-            {device.phone ? `+${device.phone}` : 'Belum terhubung'}
-            {device.push_name ? ` · ${device.push_name}` : ''}
-          </span>
-        </div>
-        <DeviceStatus device={device} />
-      </div>
+      <DeviceHeading device={device} />
       {device.pause_reason && (
         <p className="text-sm text-destructive" data-pause-reason="">
           {device.pause_reason}
@@ -115,49 +193,13 @@ function DeviceRow({ device, dailyLimit }: { device: Device; dailyLimit: number 
         </span>
       </p>
       {scanning && showQr && <QrImage session={device.session} />}
-      <div className="flex flex-wrap gap-2">
-        {scanning && (
-          <Button variant="outline" size="sm" onClick={() => setShowQr((shown) => !shown)}>
-            <QrCode aria-hidden />
-            {showQr ? 'Sembunyikan QR' : 'Tampilkan QR'}
-          </Button>
-        )}
-        {(device.status === 'STOPPED' || device.status === 'FAILED') && (
-          <Button variant="outline" size="sm" disabled={busy} onClick={() => void run('start')}>
-            <Play aria-hidden />
-            Jalankan
-          </Button>
-        )}
-        {device.pause_reason && (
-          <Button variant="outline" size="sm" disabled={busy} onClick={() => void run('resume')}>
-            <RotateCcw aria-hidden />
-            Lanjutkan
-          </Button>
-        )}
-        {device.status === 'WORKING' && (
-          <Button variant="outline" size="sm" disabled={busy} onClick={() => setConfirm('logout')}>
-            <LogOut aria-hidden />
-            Keluarkan
-          </Button>
-        )}
-        <Button variant="outline" size="sm" disabled={busy} onClick={() => setConfirm('remove')}>
-          <Trash2 aria-hidden />
-          Hapus
-        </Button>
-      </div>
-      <ConfirmDialog
-        open={confirm !== null}
-        onOpenChange={(open) => !open && setConfirm(null)}
-        title={confirm === 'logout' ? 'Keluarkan perangkat?' : 'Hapus perangkat?'}
-        description={
-          confirm === 'logout'
-            ? `Nomor di sesi ${device.session} dikeluarkan dari WhatsApp; pindai QR lagi untuk menyambung.`
-            : `Sesi ${device.session} dihapus dari WAHA dan dari Sebar.`
-        }
-        confirmLabel={confirm === 'logout' ? 'Keluarkan' : 'Hapus'}
-        loading={busy}
-        onConfirm={() => confirm && void run(confirm)}
+      <DeviceButtons
+        device={device}
+        actions={actions}
+        showQr={showQr}
+        onToggleQr={() => setShowQr((shown) => !shown)}
       />
+      <ConfirmDeviceAction session={device.session} actions={actions} />
     </li>
   );
 }
@@ -201,37 +243,27 @@ export function DevicesCard() {
   const devices = useDevices();
   const list = devices.data;
   return (
-    <Card>
-      <CardHeader>
-        <CardTitle className="flex items-center gap-2">
-          <Smartphone aria-hidden className="size-5 text-primary" />
-          Perangkat
-        </CardTitle>
-        <CardDescription>
-          Nomor WhatsApp yang mengirim blast bergiliran. Simpan pengaturan gateway dulu, lalu tambah
-          perangkat dan pindai QR-nya.
-        </CardDescription>
-      </CardHeader>
-      <CardContent className="grid gap-4">
-        {list?.message && <Alert variant="warning">{list.message}</Alert>}
-        {devices.error && (
-          <Alert variant="destructive">
-            {failureText(devices.error, 'Gagal memuat perangkat')}
-          </Alert>
-        )}
-        {devices.isPending && <p className="text-sm text-muted-foreground">Memuat perangkat...</p>}
-        {list && list.items.length === 0 && (
-          <p className="text-sm text-muted-foreground">Belum ada perangkat.</p>
-        )}
-        {list && list.items.length > 0 && (
-          <ul className="grid gap-3" aria-label="Daftar perangkat">
-            {list.items.map((device) => (
-              <DeviceRow key={device.session} device={device} dailyLimit={list.daily_limit} />
-            ))}
-          </ul>
-        )}
-        <AddDevice />
-      </CardContent>
-    </Card>
+    <IconCard
+      icon={Smartphone}
+      title="Perangkat"
+      description="Nomor WhatsApp yang mengirim blast bergiliran. Simpan pengaturan gateway dulu, lalu tambah perangkat dan pindai QR-nya."
+    >
+      {list?.message && <Alert variant="warning">{list.message}</Alert>}
+      {devices.error && (
+        <Alert variant="destructive">{failureText(devices.error, 'Gagal memuat perangkat')}</Alert>
+      )}
+      {devices.isPending && <p className="text-sm text-muted-foreground">Memuat perangkat...</p>}
+      {list && list.items.length === 0 && (
+        <p className="text-sm text-muted-foreground">Belum ada perangkat.</p>
+      )}
+      {list && list.items.length > 0 && (
+        <ul className="grid gap-3" aria-label="Daftar perangkat">
+          {list.items.map((device) => (
+            <DeviceRow key={device.session} device={device} dailyLimit={list.daily_limit} />
+          ))}
+        </ul>
+      )}
+      <AddDevice />
+    </IconCard>
   );
 }

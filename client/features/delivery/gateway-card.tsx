@@ -3,21 +3,69 @@
 import { Smartphone } from 'lucide-react';
 import type { FieldErrors, UseFormRegister } from 'react-hook-form';
 import { WAHA_WEBHOOK_PATH, type GatewaySettings } from '#common/delivery.ts';
-import {
-  Card,
-  CardContent,
-  CardDescription,
-  CardHeader,
-  CardTitle,
-} from '#client/components/ui/card.tsx';
-import { PasswordField } from '#client/components/ui/password-field.tsx';
-import { TextField } from '#client/components/ui/text-field.tsx';
+import { IconCard } from '#client/components/ui/card.tsx';
 import type { DeliveryForm } from './delivery-form.ts';
+import { FieldRow, SecretFields, WebhookField } from './settings-fields.tsx';
+
+type Name = keyof DeliveryForm['gateway'];
+
+const SERVER = [
+  {
+    name: 'base_url',
+    id: 'gateway-base-url',
+    label: 'Base URL',
+    placeholder: 'http://127.0.0.1:3000',
+  },
+  {
+    name: 'session',
+    id: 'gateway-session',
+    label: 'Nama Sesi Utama',
+    hint: 'Huruf, angka, _ dan -. Perangkat lain ditambahkan di Perangkat.',
+  },
+] as const;
 
 const SECRETS = [
   { name: 'api_key', label: 'API Key', id: 'gateway-api-key' },
   { name: 'webhook_secret', label: 'Webhook Secret', id: 'gateway-webhook-secret' },
 ] as const;
+
+const PACING = [
+  { name: 'min_delay_seconds', id: 'gateway-min-delay', label: 'Jeda Minimal (detik)' },
+  { name: 'max_delay_seconds', id: 'gateway-max-delay', label: 'Jeda Maksimal (detik)' },
+  {
+    name: 'daily_limit_per_device',
+    id: 'gateway-daily-limit',
+    label: 'Batas Harian per Perangkat',
+  },
+] as const;
+
+const HOURS = [
+  {
+    name: 'sending_hours',
+    id: 'gateway-sending-hours',
+    label: 'Jam Kirim (WIB)',
+    hint: 'Misalnya 08:00-20:00. Di luar jam ini pengiriman menunggu.',
+  },
+] as const;
+
+/** Whether a number is checked for WhatsApp before it is sent to. */
+function CheckNumbersOption({ register }: { register: UseFormRegister<DeliveryForm> }) {
+  return (
+    <label className="flex cursor-pointer items-start gap-3 rounded-lg border p-3 sm:mt-6">
+      <input
+        type="checkbox"
+        className="mt-1 size-4 accent-primary"
+        {...register('gateway.check_numbers')}
+      />
+      <span className="grid gap-0.5">
+        <span className="text-sm font-medium">Periksa nomor sebelum kirim</span>
+        <span className="text-sm text-muted-foreground">
+          Nomor tanpa WhatsApp tidak dikirimi dan poinnya dikembalikan.
+        </span>
+      </span>
+    </label>
+  );
+}
 
 export function GatewayCard({
   register,
@@ -28,100 +76,28 @@ export function GatewayCard({
   errors: FieldErrors<DeliveryForm>;
   saved: GatewaySettings;
 }) {
-  const error = errors.gateway;
+  const fields = {
+    errors: errors.gateway,
+    field: (name: Name) => register(`gateway.${name}`),
+  };
   return (
-    <Card>
-      <CardHeader>
-        <CardTitle className="flex items-center gap-2">
-          <Smartphone aria-hidden className="size-5 text-primary" />
-          WhatsApp Gateway (WAHA)
-        </CardTitle>
-        <CardDescription>
-          Alamat server WAHA dan API key-nya. API key dan webhook secret disimpan terenkripsi dan
-          tidak pernah ditampilkan lagi.
-        </CardDescription>
-      </CardHeader>
-      <CardContent className="grid gap-4">
-        <div className="grid items-start gap-4 sm:grid-cols-2">
-          <TextField
-            id="gateway-base-url"
-            label="Base URL"
-            placeholder="http://127.0.0.1:3000"
-            error={error?.base_url?.message}
-            {...register('gateway.base_url')}
-          />
-          <TextField
-            id="gateway-session"
-            label="Nama Sesi Utama"
-            hint="Huruf, angka, _ dan -. Perangkat lain ditambahkan di Perangkat."
-            error={error?.session?.message}
-            {...register('gateway.session')}
-          />
-        </div>
-        {SECRETS.map(({ name, label, id }) => (
-          <PasswordField
-            key={name}
-            id={id}
-            label={label}
-            autoComplete="off"
-            error={error?.[name]?.message}
-            hint={saved[`${name}_set`] ? 'Tersimpan. Kosongkan jika tidak diubah.' : 'Belum diisi.'}
-            {...register(`gateway.${name}`)}
-          />
-        ))}
-        <div className="grid items-start gap-4 sm:grid-cols-3">
-          <TextField
-            id="gateway-min-delay"
-            label="Jeda Minimal (detik)"
-            inputMode="numeric"
-            error={error?.min_delay_seconds?.message}
-            {...register('gateway.min_delay_seconds')}
-          />
-          <TextField
-            id="gateway-max-delay"
-            label="Jeda Maksimal (detik)"
-            inputMode="numeric"
-            error={error?.max_delay_seconds?.message}
-            {...register('gateway.max_delay_seconds')}
-          />
-          <TextField
-            id="gateway-daily-limit"
-            label="Batas Harian per Perangkat"
-            inputMode="numeric"
-            error={error?.daily_limit_per_device?.message}
-            {...register('gateway.daily_limit_per_device')}
-          />
-        </div>
-        <div className="grid items-start gap-4 sm:grid-cols-2">
-          <TextField
-            id="gateway-sending-hours"
-            label="Jam Kirim (WIB)"
-            hint="Misalnya 08:00-20:00. Di luar jam ini pengiriman menunggu."
-            error={error?.sending_hours?.message}
-            {...register('gateway.sending_hours')}
-          />
-          <label className="flex cursor-pointer items-start gap-3 rounded-lg border p-3 sm:mt-6">
-            <input
-              type="checkbox"
-              className="mt-1 size-4 accent-primary"
-              {...register('gateway.check_numbers')}
-            />
-            <span className="grid gap-0.5">
-              <span className="text-sm font-medium">Periksa nomor sebelum kirim</span>
-              <span className="text-sm text-muted-foreground">
-                Nomor tanpa WhatsApp tidak dikirimi dan poinnya dikembalikan.
-              </span>
-            </span>
-          </label>
-        </div>
-        <TextField
-          id="gateway-webhook-url"
-          label="Webhook Sebar"
-          readOnly
-          value={`${window.location.origin}${WAHA_WEBHOOK_PATH}`}
-          hint="Sebar mendaftarkan alamat ini sendiri di setiap sesi WAHA, ditandatangani dengan Webhook Secret."
-        />
-      </CardContent>
-    </Card>
+    <IconCard
+      icon={Smartphone}
+      title="WhatsApp Gateway (WAHA)"
+      description="Alamat server WAHA dan API key-nya. API key dan webhook secret disimpan terenkripsi dan tidak pernah ditampilkan lagi."
+    >
+      <FieldRow fields={SERVER} {...fields} />
+      <SecretFields secrets={SECRETS} saved={saved} {...fields} />
+      <FieldRow fields={PACING} columns={3} numeric {...fields} />
+      <FieldRow fields={HOURS} {...fields}>
+        <CheckNumbersOption register={register} />
+      </FieldRow>
+      <WebhookField
+        id="gateway-webhook-url"
+        label="Webhook Sebar"
+        path={WAHA_WEBHOOK_PATH}
+        hint="Sebar mendaftarkan alamat ini sendiri di setiap sesi WAHA, ditandatangani dengan Webhook Secret."
+      />
+    </IconCard>
   );
 }

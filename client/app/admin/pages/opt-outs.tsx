@@ -147,14 +147,10 @@ function useSearch(onChange: () => void) {
   return { search, box };
 }
 
-export default function AdminOptOutsPage() {
-  const [page, setPage] = useState(1);
-  const { search, box } = useSearch(() => setPage(1));
-  const optOuts = useOptOuts(page, search);
+/** The inline add form and the removal of a number, each said in a toast. */
+function useOptOutEditor() {
   const add = useAddOptOut();
   const remove = useRemoveOptOut();
-  useLoadErrorToast(optOuts, LOAD_FAILED);
-  useClampedPage(page, setPage, optOuts.data, OPT_OUTS_PAGE_SIZE);
   const addButton = useRef<HTMLButtonElement>(null);
   const editor = useInlineEditor<Listed, OptOutForm, OptOutInput>({
     schema: OptOutFormSchema,
@@ -175,6 +171,44 @@ export default function AdminOptOutsPage() {
       deleteFailed: 'Gagal menghapus nomor',
     },
   });
+  return { editor, addButton, saving: add.isPending, removing: remove.isPending };
+}
+
+type OptOutEditor = ReturnType<typeof useOptOutEditor>;
+
+/** The open add form: the number to list. */
+function AddOptOutCard({ editor, saving }: Pick<OptOutEditor, 'editor' | 'saving'>) {
+  return (
+    <InlineEditorCard
+      adding
+      title={{ add: 'Tambah Nomor Berhenti Berlangganan', edit: '' }}
+      label={{ add: 'Tambah nomor berhenti berlangganan', edit: '' }}
+      saving={saving}
+      onSubmit={editor.onSubmit}
+      onCancel={editor.close}
+    >
+      <TextField
+        id="opt-out-number"
+        label="Nomor WhatsApp"
+        error={editor.form.formState.errors.number?.message}
+        required
+        placeholder="08xxxxxxxxxx"
+        inputMode="tel"
+        autoComplete="off"
+        fieldClassName="max-w-sm"
+        {...editor.form.register('number')}
+      />
+    </InlineEditorCard>
+  );
+}
+
+export default function AdminOptOutsPage() {
+  const [page, setPage] = useState(1);
+  const { search, box } = useSearch(() => setPage(1));
+  const optOuts = useOptOuts(page, search);
+  useLoadErrorToast(optOuts, LOAD_FAILED);
+  useClampedPage(page, setPage, optOuts.data, OPT_OUTS_PAGE_SIZE);
+  const { editor, addButton, saving, removing } = useOptOutEditor();
 
   return (
     <div>
@@ -188,34 +222,13 @@ export default function AdminOptOutsPage() {
           </Button>
         }
       />
-      {editor.editing !== null && (
-        <InlineEditorCard
-          adding
-          title={{ add: 'Tambah Nomor Berhenti Berlangganan', edit: '' }}
-          label={{ add: 'Tambah nomor berhenti berlangganan', edit: '' }}
-          saving={add.isPending}
-          onSubmit={editor.onSubmit}
-          onCancel={editor.close}
-        >
-          <TextField
-            id="opt-out-number"
-            label="Nomor WhatsApp"
-            error={editor.form.formState.errors.number?.message}
-            required
-            placeholder="08xxxxxxxxxx"
-            inputMode="tel"
-            autoComplete="off"
-            fieldClassName="max-w-sm"
-            {...editor.form.register('number')}
-          />
-        </InlineEditorCard>
-      )}
+      {editor.editing !== null && <AddOptOutCard editor={editor} saving={saving} />}
       <OptOutStats summary={optOuts.data?.summary} />
       {box}
       <PagedTable
         stacked
         label="Daftar nomor berhenti berlangganan"
-        columns={optOutColumns((row) => void editor.onDelete(row), remove.isPending)}
+        columns={optOutColumns((row) => void editor.onDelete(row), removing)}
         query={optOuts}
         page={page}
         pageSize={OPT_OUTS_PAGE_SIZE}
