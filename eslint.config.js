@@ -44,6 +44,12 @@ export default tseslint.config(
     },
   },
   {
+    // A product function does one thing and fits on a screen or two.
+    files: ['server/**', 'client/**', 'common/**', 'local-apis/**', 'scripts/**'],
+    ignores: ['**/*.test.ts', '**/*.test.tsx', 'server/test/**'],
+    rules: { 'max-lines-per-function': ['error', { max: 80 }] },
+  },
+  {
     // Tests read answers loosely on purpose: they assert on them.
     files: ['**/*.test.ts', 'server/test/**', 'e2e/**'],
     rules: { '@typescript-eslint/no-explicit-any': 'off' },
