@@ -428,7 +428,10 @@ export async function benchDelivery(ctx: DeliveryContext): Promise<void> {
     };
 
     // --- Webhook ingestion: signed status deliveries, each body distinct, 50 connections
-    const sends = quiet.sends.length ? quiet.sends : withWebhooks.sends;
+    // Statuses of the engine's own sends: the bare loop's messages are not Sebar's, and their
+    // statuses would only wait (decision 217) beside the ones measured.
+    const engineSends = quiet.sends.filter((send) => !isBare(send));
+    const sends = engineSends.length ? engineSends : withWebhooks.sends;
     const steps: StatusName[] = ['sent', 'delivered', 'read'];
     let n = 0;
     const nextBody = () => {

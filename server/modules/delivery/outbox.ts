@@ -703,22 +703,32 @@ export function splitWaiting<T extends { received_at: string }>(
 }
 
 /**
- * Puts waiting events back, due again after half the age of the youngest (a second at least), so
- * that the events behind them are applied meanwhile and each is looked at a few times only.
+ * When a waiting event is looked at again, counted from its arrival: soon (a send's answer is
+ * usually recorded within a second), once more, then after its wait, when it is applied.
+ */
+const RECHECKS_MS = [1_000, 5_000, UNMATCHED_WAIT_MS + 1_000];
+
+/**
+ * Puts waiting events back, due at their next look, so that the events behind them are applied
+ * meanwhile; each is looked at three times at most.
  */
 export async function putBack(tx: Tx, events: readonly { id: string; received_at: string }[]) {
-  if (events.length === 0) return;
   const at = Date.now();
-  const youngest = Math.max(...events.map((e) => Date.parse(e.received_at)));
-  await tx.db
-    .updateTable('webhook_events')
-    .set({ due_at: iso(at + Math.max(SECOND_MS, (at - youngest) / 2)) })
-    .where(
-      'id',
-      'in',
-      events.map((e) => e.id),
-    )
-    .execute();
+  const nextLook = (event: { received_at: string }) => {
+    const received = Date.parse(event.received_at);
+    return iso(received + (RECHECKS_MS.find((ms) => received + ms > at) ?? UNMATCHED_WAIT_MS));
+  };
+  for (const [due, rows] of groupBy(events, nextLook)) {
+    await tx.db
+      .updateTable('webhook_events')
+      .set({ due_at: due })
+      .where(
+        'id',
+        'in',
+        rows.map((e) => e.id),
+      )
+      .execute();
+  }
 }
 
 function statusesIn(body: string): ReportedMessageStatus[] {
