@@ -105,7 +105,6 @@ describe('queue card', () => {
         since: at(),
         resume_at: null,
         next_slot_at: at(),
-        recent_claims: '[]',
       })
       .execute();
 

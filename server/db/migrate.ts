@@ -15,6 +15,7 @@ import * as optOuts from './migrations/014-opt-outs.ts';
 import * as gateway from './migrations/015-gateway.ts';
 import * as webhookEventsBySource from './migrations/016-webhook-events-by-source.ts';
 import * as webhookEventsDue from './migrations/017-webhook-events-due.ts';
+import * as sendSlots from './migrations/018-send-slots.ts';
 
 /** A migration gets its engine for the few changes only one of them needs. */
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
@@ -36,6 +37,7 @@ export const MIGRATIONS: [string, Migration][] = [
   ['015-gateway', gateway],
   ['016-webhook-events-by-source', webhookEventsBySource],
   ['017-webhook-events-due', webhookEventsDue],
+  ['018-send-slots', sendSlots],
 ];
 
 /** Applies `migrations` (all of them unless a test asks for the first few). */

@@ -271,9 +271,8 @@ export interface DeliveryEngineTable {
   since: string;
   /** A pause ends by itself then; null: until the admin resumes. */
   resume_at: string | null;
+  /** The next free send slot of all workers together (decision 218). */
   next_slot_at: string;
-  /** JSON `[[epoch ms, numbers claimed], …]`: the claims of the last second, oldest first. */
-  recent_claims: string;
 }
 
 /** The last send to each recipient: the per-recipient gap and the daily unique recipients. */

@@ -59,9 +59,9 @@ export function openSqlite(file: string): DbHandle {
   sqlite.pragma('synchronous = FULL');
   sqlite.pragma('busy_timeout = 10000');
   sqlite.pragma('foreign_keys = ON');
-  // A bounded page cache (SQLite's default is 2 MB, better-sqlite3's 16 MB): the indexes' upper
-  // levels stay cached and the operating system caches the file under it.
-  sqlite.pragma('cache_size = -8000');
+  // SQLite's own page cache size (better-sqlite3 builds it with 16 MB): the indexes' upper levels
+  // stay cached and the operating system caches the file under it.
+  sqlite.pragma('cache_size = -2000');
   const db = new Kysely<Database>({ dialect: new ImmediateSqliteDialect({ database: sqlite }) });
   return { db, engine: 'sqlite', file, close: () => db.destroy() };
 }

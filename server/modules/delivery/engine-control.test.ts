@@ -39,21 +39,11 @@ describe('pacing', () => {
       .map((s) => s.at)
       .sort((a, b) => a - b);
     expect(arrived).toHaveLength(60);
-    // When each was taken to send: never more than 20 in any second (the engine's own clock; the
-    // network may bunch arrivals by a few milliseconds on a busy machine).
-    const claims = await f.server.database.db
-      .selectFrom('blast_numbers')
-      .select('claimed_at')
-      .where('blast_id', '=', created.id)
-      .execute();
-    const times = claims.map((row) => Date.parse(row.claimed_at!)).sort((a, b) => a - b);
-    let most = 0;
-    for (const start of times) {
-      most = Math.max(most, times.filter((t) => t >= start && t < start + 1000).length);
+    // Each number goes at its own slot, 50 ms apart: never 21 in one second, allowing the network
+    // and a busy machine 100 ms of bunching (the local API's own clock).
+    for (const [i, at] of arrived.entries()) {
+      if (i >= 20) expect(at - arrived[i - 20]!).toBeGreaterThan(900);
     }
-    expect(most).toBeLessThanOrEqual(20);
-    // At the API: 60 sends at 20 a second take about three seconds.
-    expect(arrived.at(-1)! - arrived[0]!).toBeGreaterThan(2500);
     await f.configure({ messages_per_second: 1000 });
   }, 60_000);
 

@@ -36,6 +36,7 @@ import {
   type SendResult,
 } from './outbox.ts';
 import type { SecretBox } from './secret-box.ts';
+import { SendPace } from './send-pace.ts';
 
 export interface EngineOptions extends Retrying {
   /** Meta's pair rate: the least time between two sends to one recipient. */
@@ -61,10 +62,13 @@ export const ENGINE_DEFAULTS: EngineOptions = {
   pauseMs: 15 * 60 * 1000,
 };
 
-/** One claim takes this much of the future's send slots; a smaller burst at a time. */
-const CLAIM_WINDOW_MS = 50;
-/** A late claim makes up the slots it lost as far back as this (two claim windows). */
-const CATCH_UP_MS = 2 * CLAIM_WINDOW_MS;
+/**
+ * One claim takes this much of the future's send slots, and the next comes when half is left: a
+ * claim step (tens of milliseconds on a busy PostgreSQL) never leaves a slot unused.
+ */
+const CLAIM_WINDOW_MS = 300;
+/** How often the record loop writes the sends' results while sends are on their way. */
+const RECORD_EVERY_MS = 50;
 /** Sends in flight at most, whatever the rate (a hanging API must not pile them up). */
 const MAX_IN_FLIGHT = 2000;
 
@@ -83,6 +87,7 @@ export class DeliveryEngine {
   private loops: Promise<void>[] = [];
   private readonly wakes = new Set<() => void>();
   private lastSweep = 0;
+  private readonly pace = new SendPace();
 
   constructor(
     private readonly context: EngineContext,
@@ -155,7 +160,7 @@ export class DeliveryEngine {
   /**
    * Records the sends' results, applies the kept webhooks, and once a second sends back to the
    * queue the numbers nobody has word of. Answers how long to wait: at once while webhooks are
-   * waiting, one claim window while sends are on their way, else the idle wait.
+   * waiting, a little while sends are on their way, else the idle wait.
    */
   private async recordStep(): Promise<number> {
     const { database } = this.context;
@@ -167,7 +172,7 @@ export class DeliveryEngine {
     }
     if (taken > 0) return 0;
     return this.inFlight.size > 0 || this.results.length > 0
-      ? CLAIM_WINDOW_MS
+      ? RECORD_EVERY_MS
       : this.options.idleMs;
   }
 
@@ -187,9 +192,14 @@ export class DeliveryEngine {
       dailyRecipientLimit: credentials.daily_recipient_limit,
       recipientGapMs: this.options.recipientGapMs,
       claimWindowMs: CLAIM_WINDOW_MS,
-      catchUpMs: CATCH_UP_MS,
     });
-    for (const number of claimed) this.track(this.send(credentials, number));
+    for (const number of claimed) {
+      this.track(
+        this.pace
+          .when(number.sendAt, credentials.messages_per_second)
+          .then(() => this.send(credentials, number)),
+      );
+    }
     return Math.min(waitMs, this.options.idleMs);
   }
 

@@ -28,10 +28,11 @@ export interface Pacing {
   dailyRecipientLimit: number | null;
   /** The least time between two sends to the same recipient (Meta's pair rate, 131056). */
   recipientGapMs: number;
-  /** How far ahead one claim takes send slots. */
+  /**
+   * How far ahead one claim takes send slots. The next claim comes when half of it is left, so a
+   * claim step shorter than that never leaves a slot unused.
+   */
   claimWindowMs: number;
-  /** How far back a late claim makes up the slots it lost. */
-  catchUpMs: number;
 }
 
 export interface Retrying {
@@ -50,6 +51,8 @@ export interface Claimed {
   template: BlastTemplate;
   imageUrl: string | null;
   mediaId: string | null;
+  /** Its send slot (epoch ms): it is posted then, not before. */
+  sendAt: number;
 }
 
 /** What one send came to. */
@@ -82,7 +85,6 @@ function parseCallbackKey(key: unknown): { blastId: string; idx: number } | null
   return match ? { blastId: match[1]!, idx: Number(match[2]) } : null;
 }
 
-const SECOND_MS = 1000;
 const DAY_MS = 24 * 60 * 60 * 1000;
 const iso = (ms: number) => new Date(ms).toISOString();
 
@@ -98,7 +100,6 @@ async function holdEngine(tx: Tx, at: string): Promise<DeliveryEngineTable> {
       since: at,
       resume_at: null,
       next_slot_at: at,
-      recent_claims: '[]',
     })
     .onConflict((oc) => oc.column('id').doNothing())
     .execute();
@@ -106,12 +107,6 @@ async function holdEngine(tx: Tx, at: string): Promise<DeliveryEngineTable> {
     tx,
     tx.db.selectFrom('delivery_engine').selectAll().where('id', '=', 1),
   ).executeTakeFirstOrThrow();
-}
-
-/** The claims of the second before `at` ([epoch ms, numbers], oldest first). */
-function recentClaims(engine: DeliveryEngineTable, at: number): [number, number][] {
-  const claims = JSON.parse(engine.recent_claims) as [number, number][];
-  return claims.filter(([when]) => when > at - SECOND_MS);
 }
 
 /** Whether some queued number of a blast sent by `mode` is due: a cheap look before a claim. */
@@ -133,12 +128,13 @@ export async function anyDue(
 }
 
 /**
- * Takes the numbers to send now. Claims queue on the engine's row, which holds the next free send
- * slot and the claims of the last second: a claim takes the slots up to `claimWindowMs` ahead
- * (and those a late worker lost, `catchUpMs` back at most) and moves the slot, and never takes
- * more than `messagesPerSecond` in any second, whatever the number of workers. A number sent to
- * within the gap, or a new recipient over the daily limit, waits. Answers the numbers (marked
- * sending) and when to look again (ms).
+ * Takes the numbers to send next, each with its own send slot. Claims queue on the engine's row,
+ * which holds the next free slot: a claim takes the slots from there (or from now, when it is
+ * past: a stalled worker's slots are not made up) up to `claimWindowMs` ahead, one
+ * `1000 / messagesPerSecond` apart, and moves the slot. So all workers together never have more
+ * than `messagesPerSecond` slots in any second. A number sent to within the gap, or a new
+ * recipient over the daily limit, waits. Answers the numbers (marked sending) and when to claim
+ * again (ms).
  */
 export async function claimDue(
   database: DbHandle,
@@ -168,26 +164,29 @@ export async function claimDue(
     }
     const out = await markSending(tx, chosen.take.slice(0, slots.room), at);
     const nextSlot = slots.start + Math.max(out.length, 1) * slots.interval;
-    const recent = out.length ? [...slots.recent, [at, out.length]] : slots.recent;
     await tx.db
       .updateTable('delivery_engine')
-      .set({ next_slot_at: iso(nextSlot), recent_claims: JSON.stringify(recent) })
+      .set({ next_slot_at: iso(nextSlot) })
       .where('id', '=', 1)
       .execute();
     return {
-      claimed: out.map((row) => ({
+      claimed: out.map((row, i) => ({
         blastId: row.blast_id,
         idx: row.idx,
         number: row.number,
         template: JSON.parse(row.template ?? '{}') as BlastTemplate,
         imageUrl: row.image_url,
         mediaId: row.media_id,
+        sendAt: slots.start + i * slots.interval,
       })),
-      // Until the slot after these: the claim's own time is part of the wait, not added to it.
-      waitMs: out.length ? Math.max(0, nextSlot - Date.now()) : Infinity,
+      waitMs: out.length ? claimAgainIn(nextSlot, pacing) : Infinity,
     };
   });
 }
+
+/** The wait until half a claim window of slots is left before `nextSlot`. */
+const claimAgainIn = (nextSlot: number, pacing: Pacing, now = Date.now()) =>
+  Math.max(0, nextSlot - pacing.claimWindowMs / 2 - now);
 
 /** Whether the engine sends at `at`: running, or paused until a time now past (it resumes). */
 async function runsAt(tx: Tx, engine: DeliveryEngineTable, at: number): Promise<boolean> {
@@ -203,28 +202,19 @@ async function runsAt(tx: Tx, engine: DeliveryEngineTable, at: number): Promise<
 }
 
 /**
- * The send slots a claim at `at` may take: from the next free one (or those a late worker lost,
- * `catchUpMs` back at most) up to `claimWindowMs` ahead, and no more than the second's claims
- * leave; or how long to wait for one.
+ * The send slots a claim at `at` may take: from the next free one, or from `at` when that is past,
+ * up to `claimWindowMs` ahead; or how long to wait while more than half a window is taken.
  */
 function freeSlots(
   engine: DeliveryEngineTable,
   pacing: Pacing,
   at: number,
-):
-  | { start: number; interval: number; room: number; recent: [number, number][] }
-  | { waitMs: number } {
+): { start: number; interval: number; room: number } | { waitMs: number } {
   const interval = 1000 / pacing.messagesPerSecond;
-  const start = Math.max(Date.parse(engine.next_slot_at), at - pacing.catchUpMs);
-  if (start > at) return { waitMs: start - at };
-  const recent = recentClaims(engine, at);
-  const left = pacing.messagesPerSecond - recent.reduce((sum, [, n]) => sum + n, 0);
-  if (left <= 0) return { waitMs: recent[0]![0] + SECOND_MS - at };
-  const room = Math.min(
-    left,
-    Math.max(1, Math.floor((at + pacing.claimWindowMs - start) / interval)),
-  );
-  return { start, interval, room, recent };
+  const start = Math.max(Date.parse(engine.next_slot_at), at);
+  const waitMs = claimAgainIn(start, pacing, at);
+  if (waitMs > 0) return { waitMs };
+  return { start, interval, room: Math.ceil((at + pacing.claimWindowMs - start) / interval) };
 }
 
 /** A number taken to send at `at`: sending, one attempt more, no longer due. */

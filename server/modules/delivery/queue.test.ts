@@ -99,7 +99,6 @@ async function setEngine(values: Partial<DeliveryEngineTable>) {
     state: 'running' as const,
     since: ago(HOUR),
     next_slot_at: ago(0),
-    recent_claims: '[]',
     ...values,
   };
   await server.database.db
