@@ -1,4 +1,4 @@
-// StatCard: one figure with its label and icon (dashboard and summary cards).
+// StatCard: one figure with its label and icon; StatGrid: a summary's cards side by side.
 import type { LucideIcon } from 'lucide-react';
 import type { ReactNode } from 'react';
 import { cn } from '#client/lib/cn.ts';
@@ -69,5 +69,26 @@ export function StatCard({
         </span>
       )}
     </Card>
+  );
+}
+
+/** A summary's figures side by side, one card each, in a section named by `label`. */
+export function StatGrid({
+  label,
+  className,
+  loading,
+  stats,
+}: {
+  label: string;
+  className: string;
+  loading?: boolean;
+  stats: readonly Omit<StatCardProps, 'loading' | 'className'>[];
+}) {
+  return (
+    <section aria-label={label} className={className}>
+      {stats.map((stat) => (
+        <StatCard key={stat.title} {...stat} loading={loading} />
+      ))}
+    </section>
   );
 }

@@ -3,7 +3,7 @@ import { CircleCheck, Clock, Eye, ImageIcon, Layers } from 'lucide-react';
 import type { Blast, BlastSummary } from '#common/blasts.ts';
 import { Button } from '#client/components/ui/button.tsx';
 import type { DataTableColumn } from '#client/components/ui/data-table.tsx';
-import { StatCard } from '#client/components/ui/stat-card.tsx';
+import { StatGrid } from '#client/components/ui/stat-card.tsx';
 import { formatDateTime, formatFigure, formatNumber } from '#client/lib/format.ts';
 import { BlastStatusBadge } from './client-blast-status.tsx';
 import { beingSent } from './live-refresh.ts';
@@ -49,29 +49,26 @@ export function ClientBlastStats({
   loading: boolean;
 }) {
   return (
-    <section aria-label="Ringkasan blast" className="grid gap-4 sm:grid-cols-3">
-      <StatCard
-        title="Menunggu"
-        value={formatFigure(summary?.pending)}
-        loading={loading}
-        icon={Clock}
-        tone="warning"
-      />
-      <StatCard
-        title="Selesai"
-        value={formatFigure(summary?.completed)}
-        loading={loading}
-        icon={CircleCheck}
-        tone="primary"
-      />
-      <StatCard
-        title="Total Blast"
-        value={formatFigure(summary?.total)}
-        loading={loading}
-        icon={Layers}
-        tone="neutral"
-      />
-    </section>
+    <StatGrid
+      label="Ringkasan blast"
+      className="grid gap-4 sm:grid-cols-3"
+      loading={loading}
+      stats={[
+        { title: 'Menunggu', value: formatFigure(summary?.pending), icon: Clock, tone: 'warning' },
+        {
+          title: 'Selesai',
+          value: formatFigure(summary?.completed),
+          icon: CircleCheck,
+          tone: 'primary',
+        },
+        {
+          title: 'Total Blast',
+          value: formatFigure(summary?.total),
+          icon: Layers,
+          tone: 'neutral',
+        },
+      ]}
+    />
   );
 }
 

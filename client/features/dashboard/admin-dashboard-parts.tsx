@@ -19,8 +19,8 @@ import {
   CardHeader,
   CardTitle,
 } from '#client/components/ui/card.tsx';
-import { StatCard } from '#client/components/ui/stat-card.tsx';
-import { formatNumber } from '#client/lib/format.ts';
+import { StatGrid } from '#client/components/ui/stat-card.tsx';
+import { formatFigure, formatNumber } from '#client/lib/format.ts';
 
 const QUICK_LINKS: { to: string; label: string; description: string; icon: LucideIcon }[] = [
   {
@@ -58,40 +58,42 @@ export function AdminWelcome({ username }: { username: string }) {
   );
 }
 
-const value = (n: number | undefined) => (n === undefined ? '-' : formatNumber(n));
-
 export function AdminStats({ stats }: { stats: AdminDashboard | undefined }) {
   return (
-    <section aria-label="Ringkasan" className="grid gap-4 sm:grid-cols-2 xl:grid-cols-4">
-      <StatCard
-        title="Total Klien"
-        value={value(stats?.total_users)}
-        description="Klien terdaftar"
-        icon={Users}
-        tone="info"
-      />
-      <StatCard
-        title="Total Blast"
-        value={value(stats?.total_blasts)}
-        description="Blast request selesai"
-        icon={Send}
-        tone="primary"
-      />
-      <StatCard
-        title="Blast Pending"
-        value={value(stats?.pending_blasts)}
-        description="Menunggu diproses"
-        icon={Clock}
-        tone="warning"
-      />
-      <StatCard
-        title="Poin Pending"
-        value={value(stats?.pending_points)}
-        description="Menunggu approval"
-        icon={CreditCard}
-        tone="destructive"
-      />
-    </section>
+    <StatGrid
+      label="Ringkasan"
+      className="grid gap-4 sm:grid-cols-2 xl:grid-cols-4"
+      stats={[
+        {
+          title: 'Total Klien',
+          value: formatFigure(stats?.total_users),
+          description: 'Klien terdaftar',
+          icon: Users,
+          tone: 'info',
+        },
+        {
+          title: 'Total Blast',
+          value: formatFigure(stats?.total_blasts),
+          description: 'Blast request selesai',
+          icon: Send,
+          tone: 'primary',
+        },
+        {
+          title: 'Blast Pending',
+          value: formatFigure(stats?.pending_blasts),
+          description: 'Menunggu diproses',
+          icon: Clock,
+          tone: 'warning',
+        },
+        {
+          title: 'Poin Pending',
+          value: formatFigure(stats?.pending_points),
+          description: 'Menunggu approval',
+          icon: CreditCard,
+          tone: 'destructive',
+        },
+      ]}
+    />
   );
 }
 

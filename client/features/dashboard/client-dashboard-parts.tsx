@@ -15,7 +15,7 @@ import { Link } from 'react-router';
 import type { ClientDashboard } from '#common/dashboard.ts';
 import { Button } from '#client/components/ui/button.tsx';
 import { Card, CardContent, CardHeader, CardTitle } from '#client/components/ui/card.tsx';
-import { StatCard } from '#client/components/ui/stat-card.tsx';
+import { StatGrid } from '#client/components/ui/stat-card.tsx';
 import { formatNumber } from '#client/lib/format.ts';
 
 const QUICK_LINKS: { to: string; title: string; text: string; icon: LucideIcon }[] = [
@@ -74,32 +74,36 @@ export function ClientWelcome({
 
 export function ClientStats({ stats }: { stats: ClientDashboard }) {
   return (
-    <section aria-label="Ringkasan" className="grid gap-4 sm:grid-cols-2 xl:grid-cols-4">
-      <StatCard
-        title="Blast Hari Ini"
-        value={formatNumber(stats.today_blasts)}
-        icon={Zap}
-        tone="primary"
-      />
-      <StatCard
-        title="Poin Terpakai Hari Ini"
-        value={formatNumber(stats.points_used_today)}
-        icon={TrendingDown}
-        tone="warning"
-      />
-      <StatCard
-        title="Poin Refund Hari Ini"
-        value={formatNumber(stats.points_refunded_today)}
-        icon={RotateCcw}
-        tone="info"
-      />
-      <StatCard
-        title="Total Blast"
-        value={formatNumber(stats.total_blasts)}
-        icon={BarChart3}
-        tone="neutral"
-      />
-    </section>
+    <StatGrid
+      label="Ringkasan"
+      className="grid gap-4 sm:grid-cols-2 xl:grid-cols-4"
+      stats={[
+        {
+          title: 'Blast Hari Ini',
+          value: formatNumber(stats.today_blasts),
+          icon: Zap,
+          tone: 'primary',
+        },
+        {
+          title: 'Poin Terpakai Hari Ini',
+          value: formatNumber(stats.points_used_today),
+          icon: TrendingDown,
+          tone: 'warning',
+        },
+        {
+          title: 'Poin Refund Hari Ini',
+          value: formatNumber(stats.points_refunded_today),
+          icon: RotateCcw,
+          tone: 'info',
+        },
+        {
+          title: 'Total Blast',
+          value: formatNumber(stats.total_blasts),
+          icon: BarChart3,
+          tone: 'neutral',
+        },
+      ]}
+    />
   );
 }
 

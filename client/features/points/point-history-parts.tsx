@@ -1,7 +1,7 @@
 // History Poin parts: the balance banner and the ledger's four totals.
 import { ArrowDownRight, ArrowUpRight, Coins, RotateCcw, Wallet } from 'lucide-react';
 import type { TransactionSummary } from '#common/points.ts';
-import { LoadingFigure, StatCard } from '#client/components/ui/stat-card.tsx';
+import { LoadingFigure, StatGrid } from '#client/components/ui/stat-card.tsx';
 import { formatFigure, formatNumber } from '#client/lib/format.ts';
 
 /** The balance, or a placeholder while it loads, or '-' once loading gave none. */
@@ -41,35 +41,36 @@ export function PointSummaryStats({
   loading: boolean;
 }) {
   return (
-    <section aria-label="Ringkasan poin" className="grid gap-4 sm:grid-cols-2 xl:grid-cols-4">
-      <StatCard
-        title="Total Top Up"
-        value={formatFigure(summary?.total_topup)}
-        loading={loading}
-        icon={ArrowUpRight}
-        tone="primary"
-      />
-      <StatCard
-        title="Total Terpakai"
-        value={formatFigure(summary?.total_usage)}
-        loading={loading}
-        icon={ArrowDownRight}
-        tone="destructive"
-      />
-      <StatCard
-        title="Total Refund"
-        value={formatFigure(summary?.total_refund)}
-        loading={loading}
-        icon={RotateCcw}
-        tone="warning"
-      />
-      <StatCard
-        title="Jumlah Transaksi"
-        value={formatFigure(summary?.count)}
-        loading={loading}
-        icon={Coins}
-        tone="neutral"
-      />
-    </section>
+    <StatGrid
+      label="Ringkasan poin"
+      className="grid gap-4 sm:grid-cols-2 xl:grid-cols-4"
+      loading={loading}
+      stats={[
+        {
+          title: 'Total Top Up',
+          value: formatFigure(summary?.total_topup),
+          icon: ArrowUpRight,
+          tone: 'primary',
+        },
+        {
+          title: 'Total Terpakai',
+          value: formatFigure(summary?.total_usage),
+          icon: ArrowDownRight,
+          tone: 'destructive',
+        },
+        {
+          title: 'Total Refund',
+          value: formatFigure(summary?.total_refund),
+          icon: RotateCcw,
+          tone: 'warning',
+        },
+        {
+          title: 'Jumlah Transaksi',
+          value: formatFigure(summary?.count),
+          icon: Coins,
+          tone: 'neutral',
+        },
+      ]}
+    />
   );
 }

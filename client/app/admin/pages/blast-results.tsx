@@ -22,14 +22,14 @@ import type { DataTableColumn } from '#client/components/ui/data-table.tsx';
 import { EmptyState } from '#client/components/ui/empty-state.tsx';
 import { PageHeader } from '#client/components/ui/page-header.tsx';
 import { PagedTable } from '#client/components/ui/paged-table.tsx';
-import { StatCard } from '#client/components/ui/stat-card.tsx';
+import { StatGrid } from '#client/components/ui/stat-card.tsx';
 import { BLASTS_PAGE_SIZE, useAdminBlasts } from '#client/features/blasts/admin-api.ts';
 import { AdminBlastDetailDialog } from '#client/features/blasts/admin-blast-detail.tsx';
 import { BlastStatusBadge } from '#client/features/blasts/admin-blast-parts.tsx';
 import { beingSent } from '#client/features/blasts/live-refresh.ts';
 import { RejectBlastDialog } from '#client/features/blasts/admin-blast-reject.tsx';
 import { AdminBlastResultDialog } from '#client/features/blasts/admin-blast-result.tsx';
-import { formatDateTime, formatNumber } from '#client/lib/format.ts';
+import { formatDateTime, formatFigure, formatNumber } from '#client/lib/format.ts';
 import { useLoadErrorToast } from '#client/app/admin/feedback.ts';
 import { compact, DateTimeCell, UserCell } from '#client/app/admin/table-cells.tsx';
 import { useClampedPage } from '#client/app/admin/use-clamped-page.ts';
@@ -183,30 +183,29 @@ function blastColumns(act: BlastActionHandlers): DataTableColumn<Blast>[] {
   ];
 }
 
-const count = (n: number | undefined) => (n === undefined ? '-' : formatNumber(n));
-
 function BlastStats({ summary }: { summary: BlastPage['summary'] | undefined }) {
   return (
-    <section
-      aria-label="Ringkasan blast"
+    <StatGrid
+      label="Ringkasan blast"
       className="mb-6 grid grid-cols-2 gap-3 sm:gap-4 xl:grid-cols-4"
-    >
-      <StatCard title="Pending" value={count(summary?.pending)} icon={Clock} tone="warning" />
-      <StatCard
-        title="Selesai"
-        value={count(summary?.completed)}
-        icon={CheckCircle2}
-        tone="primary"
-      />
-      <StatCard title="Total Request" value={count(summary?.total)} icon={Send} tone="info" />
-      <StatCard
-        title="Success Rate"
-        value={summary ? `${summary.success_rate}%` : '-'}
-        description="Blast selesai dari semua request"
-        icon={Percent}
-        tone="neutral"
-      />
-    </section>
+      stats={[
+        { title: 'Pending', value: formatFigure(summary?.pending), icon: Clock, tone: 'warning' },
+        {
+          title: 'Selesai',
+          value: formatFigure(summary?.completed),
+          icon: CheckCircle2,
+          tone: 'primary',
+        },
+        { title: 'Total Request', value: formatFigure(summary?.total), icon: Send, tone: 'info' },
+        {
+          title: 'Success Rate',
+          value: summary ? `${summary.success_rate}%` : '-',
+          description: 'Blast selesai dari semua request',
+          icon: Percent,
+          tone: 'neutral',
+        },
+      ]}
+    />
   );
 }
 

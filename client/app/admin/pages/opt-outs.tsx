@@ -19,7 +19,7 @@ import { InlineEditorCard, useInlineEditor } from '#client/components/ui/inline-
 import { Input } from '#client/components/ui/input.tsx';
 import { PageHeader } from '#client/components/ui/page-header.tsx';
 import { PagedTable } from '#client/components/ui/paged-table.tsx';
-import { StatCard } from '#client/components/ui/stat-card.tsx';
+import { StatGrid } from '#client/components/ui/stat-card.tsx';
 import { TextField } from '#client/components/ui/text-field.tsx';
 import {
   OPT_OUTS_PAGE_SIZE,
@@ -105,14 +105,12 @@ const STATS = [
 
 function OptOutStats({ summary }: { summary: OptOutPage['summary'] | undefined }) {
   return (
-    <section
-      aria-label="Ringkasan daftar berhenti berlangganan"
+    <StatGrid
+      label="Ringkasan daftar berhenti berlangganan"
       className="mb-6 grid grid-cols-1 gap-3 sm:grid-cols-3 sm:gap-4"
-    >
-      {STATS.map(({ key, ...card }) => (
-        <StatCard key={key} {...card} value={formatFigure(summary?.[key])} loading={!summary} />
-      ))}
-    </section>
+      loading={!summary}
+      stats={STATS.map(({ key, ...card }) => ({ ...card, value: formatFigure(summary?.[key]) }))}
+    />
   );
 }
 

@@ -9,14 +9,14 @@ import type { DataTableColumn } from '#client/components/ui/data-table.tsx';
 import { EmptyState } from '#client/components/ui/empty-state.tsx';
 import { PageHeader } from '#client/components/ui/page-header.tsx';
 import { PagedTable } from '#client/components/ui/paged-table.tsx';
-import { StatCard } from '#client/components/ui/stat-card.tsx';
+import { StatGrid } from '#client/components/ui/stat-card.tsx';
 import { toastError, toastSuccess } from '#client/components/ui/toast.ts';
 import {
   POINT_REQUESTS_PAGE_SIZE,
   useAdminPointRequests,
   useDecidePointRequest,
 } from '#client/features/points/admin-api.ts';
-import { formatNumber, formatRupiah } from '#client/lib/format.ts';
+import { formatFigure, formatNumber, formatRupiah } from '#client/lib/format.ts';
 import { failureText } from '#client/lib/api-client.ts';
 import { useLoadErrorToast } from '#client/app/admin/feedback.ts';
 import { compact, DateTimeCell, UserCell } from '#client/app/admin/table-cells.tsx';
@@ -159,28 +159,30 @@ function requestColumns(
   ];
 }
 
-const count = (n: number | undefined) => (n === undefined ? '-' : formatNumber(n));
-
 function RequestStats({ summary }: { summary: PointRequestPage['summary'] | undefined }) {
   return (
-    <section aria-label="Ringkasan request poin" className="mb-6 grid gap-4 sm:grid-cols-3">
-      <StatCard title="Pending" value={count(summary?.pending)} icon={Clock} tone="warning" />
-      <StatCard
-        title="Disetujui"
-        value={count(summary?.approved)}
-        description={
-          summary ? `${formatNumber(summary.approved_points)} poin disetujui` : undefined
-        }
-        icon={CheckCircle2}
-        tone="primary"
-      />
-      <StatCard
-        title="Ditolak"
-        value={count(summary?.rejected)}
-        icon={XCircle}
-        tone="destructive"
-      />
-    </section>
+    <StatGrid
+      label="Ringkasan request poin"
+      className="mb-6 grid gap-4 sm:grid-cols-3"
+      stats={[
+        { title: 'Pending', value: formatFigure(summary?.pending), icon: Clock, tone: 'warning' },
+        {
+          title: 'Disetujui',
+          value: formatFigure(summary?.approved),
+          description: summary
+            ? `${formatNumber(summary.approved_points)} poin disetujui`
+            : undefined,
+          icon: CheckCircle2,
+          tone: 'primary',
+        },
+        {
+          title: 'Ditolak',
+          value: formatFigure(summary?.rejected),
+          icon: XCircle,
+          tone: 'destructive',
+        },
+      ]}
+    />
   );
 }
 

@@ -20,7 +20,7 @@ import type { DataTableColumn } from '#client/components/ui/data-table.tsx';
 import { EmptyState } from '#client/components/ui/empty-state.tsx';
 import { PageHeader } from '#client/components/ui/page-header.tsx';
 import { PagedTable } from '#client/components/ui/paged-table.tsx';
-import { StatCard } from '#client/components/ui/stat-card.tsx';
+import { StatGrid } from '#client/components/ui/stat-card.tsx';
 import { toastError, toastSuccess } from '#client/components/ui/toast.ts';
 import { useDeleteUser, USERS_PAGE_SIZE, useUsers } from '#client/features/users/api.ts';
 import {
@@ -29,7 +29,7 @@ import {
   PasswordDialog,
 } from '#client/features/users/user-dialogs.tsx';
 import { errorMessage } from '#client/lib/api-client.ts';
-import { formatDate, formatNumber } from '#client/lib/format.ts';
+import { formatDate, formatFigure, formatNumber } from '#client/lib/format.ts';
 import { Avatar } from '#client/components/ui/avatar.tsx';
 import { useLoadErrorToast } from '#client/app/admin/feedback.ts';
 import { compact } from '#client/app/admin/table-cells.tsx';
@@ -126,34 +126,38 @@ function userColumns(act: UserActionHandlers): DataTableColumn<User>[] {
   ];
 }
 
-const figure = (n: number | undefined) => (n === undefined ? '-' : formatNumber(Math.round(n)));
-
 function UserStats({ stats }: { stats: UserPage['summary'] | undefined }) {
   return (
-    <section
-      aria-label="Ringkasan klien"
+    <StatGrid
+      label="Ringkasan klien"
       className="mb-6 grid grid-cols-2 gap-3 sm:gap-4 xl:grid-cols-4"
-    >
-      <StatCard title="Total Klien" value={figure(stats?.total_clients)} icon={Users} tone="info" />
-      <StatCard
-        title="Klien Aktif"
-        value={figure(stats?.active_clients)}
-        icon={UserCheck}
-        tone="primary"
-      />
-      <StatCard
-        title="Total Poin"
-        value={figure(stats?.total_points)}
-        icon={Coins}
-        tone="warning"
-      />
-      <StatCard
-        title="Rata-rata Poin"
-        value={figure(stats?.average_points)}
-        icon={TrendingUp}
-        tone="neutral"
-      />
-    </section>
+      stats={[
+        {
+          title: 'Total Klien',
+          value: formatFigure(stats?.total_clients),
+          icon: Users,
+          tone: 'info',
+        },
+        {
+          title: 'Klien Aktif',
+          value: formatFigure(stats?.active_clients),
+          icon: UserCheck,
+          tone: 'primary',
+        },
+        {
+          title: 'Total Poin',
+          value: formatFigure(stats?.total_points),
+          icon: Coins,
+          tone: 'warning',
+        },
+        {
+          title: 'Rata-rata Poin',
+          value: formatFigure(stats && Math.round(stats.average_points)),
+          icon: TrendingUp,
+          tone: 'neutral',
+        },
+      ]}
+    />
   );
 }
 

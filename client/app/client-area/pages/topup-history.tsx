@@ -14,7 +14,7 @@ import type { DataTableColumn } from '#client/components/ui/data-table.tsx';
 import { EmptyState } from '#client/components/ui/empty-state.tsx';
 import { PageHeader } from '#client/components/ui/page-header.tsx';
 import { PagedTable } from '#client/components/ui/paged-table.tsx';
-import { StatCard } from '#client/components/ui/stat-card.tsx';
+import { StatGrid } from '#client/components/ui/stat-card.tsx';
 import { CLIENT_PAGE_SIZE, useClientPointRequests } from '#client/features/points/client-api.ts';
 import { formatDateTime, formatFigure, formatNumber, formatRupiah } from '#client/lib/format.ts';
 import { useConsoleError } from '#client/lib/use-console-error.ts';
@@ -98,36 +98,37 @@ export default function TopupHistoryPage() {
         description="Semua request top-up poin Anda beserta statusnya."
       />
 
-      <section aria-label="Ringkasan top-up" className="grid gap-4 sm:grid-cols-2 xl:grid-cols-4">
-        <StatCard
-          title="Menunggu"
-          value={formatFigure(summary?.pending)}
-          loading={requests.isPending}
-          icon={Clock}
-          tone="warning"
-        />
-        <StatCard
-          title="Disetujui"
-          value={formatFigure(summary?.approved)}
-          loading={requests.isPending}
-          icon={CircleCheck}
-          tone="primary"
-        />
-        <StatCard
-          title="Ditolak"
-          value={formatFigure(summary?.rejected)}
-          loading={requests.isPending}
-          icon={CircleX}
-          tone="destructive"
-        />
-        <StatCard
-          title="Total Poin Disetujui"
-          value={formatFigure(summary?.approved_points)}
-          loading={requests.isPending}
-          icon={Coins}
-          tone="info"
-        />
-      </section>
+      <StatGrid
+        label="Ringkasan top-up"
+        className="grid gap-4 sm:grid-cols-2 xl:grid-cols-4"
+        loading={requests.isPending}
+        stats={[
+          {
+            title: 'Menunggu',
+            value: formatFigure(summary?.pending),
+            icon: Clock,
+            tone: 'warning',
+          },
+          {
+            title: 'Disetujui',
+            value: formatFigure(summary?.approved),
+            icon: CircleCheck,
+            tone: 'primary',
+          },
+          {
+            title: 'Ditolak',
+            value: formatFigure(summary?.rejected),
+            icon: CircleX,
+            tone: 'destructive',
+          },
+          {
+            title: 'Total Poin Disetujui',
+            value: formatFigure(summary?.approved_points),
+            icon: Coins,
+            tone: 'info',
+          },
+        ]}
+      />
 
       <div className="grid grid-cols-1 gap-2">
         <PagedTable
