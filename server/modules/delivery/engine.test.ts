@@ -174,6 +174,8 @@ describe('a template with a header image', () => {
       raw: form,
     });
     expect(uploaded.status, JSON.stringify(uploaded.body)).toBe(200);
+    // Five a second: one claim's numbers wait at their slots, the later ones after the upload.
+    await f.configure({ messages_per_second: 5 });
     const numbers = Array.from({ length: 5 }, (_, i) => numberEnding(9500 + i, '2000'));
     const created = await f.blast(numbers, {
       template_id: '1029384756000001',
@@ -181,6 +183,7 @@ describe('a template with a header image', () => {
       image_url: uploaded.body.url,
     });
     const done = await f.until(created.id, (b) => b.status === 'completed');
+    await f.configure({ messages_per_second: 1000 });
     expect(done.successful_count).toBe(5);
     const uploads = f.whatsapp.requests.filter(
       (r) => r.method === 'POST' && r.path.endsWith('/media'),

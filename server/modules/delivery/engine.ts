@@ -27,6 +27,7 @@ import {
   callbackKey,
   claimDue,
   keepMediaId,
+  keptMediaId,
   recordResults,
   requeueUnanswered,
   uploadMime,
@@ -64,9 +65,9 @@ export const ENGINE_DEFAULTS: EngineOptions = {
 
 /**
  * One claim takes this much of the future's send slots, and the next comes when half is left: a
- * claim step (tens of milliseconds on a busy PostgreSQL) never leaves a slot unused.
+ * claim step (a few hundred milliseconds on a busy PostgreSQL) never leaves a slot unused.
  */
-const CLAIM_WINDOW_MS = 300;
+const CLAIM_WINDOW_MS = 600;
 /** How often the record loop writes the sends' results while sends are on their way. */
 const RECORD_EVERY_MS = 50;
 /** Sends in flight at most, whatever the rate (a hanging API must not pile them up). */
@@ -303,11 +304,16 @@ export class DeliveryEngine {
     return components;
   }
 
-  /** Uploads the blast's image to Meta once (shared by its numbers in flight). */
+  /**
+   * The blast's image at Meta, uploaded once: numbers claimed before the upload was kept wait at
+   * their slots, so each looks for the kept id first, and those in flight share one upload.
+   */
   private mediaOf(credentials: CloudApiCredentials, number: Claimed): Promise<string> {
     let upload = this.uploads.get(number.blastId);
     if (!upload) {
-      upload = this.upload(credentials, number);
+      upload = keptMediaId(this.context.database, number.blastId).then(
+        (kept) => kept ?? this.upload(credentials, number),
+      );
       this.uploads.set(number.blastId, upload);
       // A failed upload is tried again by the next send; a kept one is read from the row.
       upload.then(

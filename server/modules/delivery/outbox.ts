@@ -820,20 +820,25 @@ export async function requeueUnanswered(
   return Number(moved.numUpdatedRows);
 }
 
+/** The blast's uploaded header image id, if one was kept. */
+export async function keptMediaId({ db }: DbHandle, blastId: string): Promise<string | null> {
+  const row = await db
+    .selectFrom('blasts')
+    .select('media_id')
+    .where('id', '=', blastId)
+    .executeTakeFirst();
+  return row?.media_id ?? null;
+}
+
 /** Sets the blast's uploaded header image id (the first upload wins; answers the kept one). */
-export async function keepMediaId({ db }: DbHandle, blastId: string, mediaId: string) {
-  await db
+export async function keepMediaId(database: DbHandle, blastId: string, mediaId: string) {
+  await database.db
     .updateTable('blasts')
     .set({ media_id: mediaId })
     .where('id', '=', blastId)
     .where('media_id', 'is', null)
     .execute();
-  const row = await db
-    .selectFrom('blasts')
-    .select('media_id')
-    .where('id', '=', blastId)
-    .executeTakeFirstOrThrow();
-  return row.media_id ?? mediaId;
+  return (await keptMediaId(database, blastId)) ?? mediaId;
 }
 
 /** The stored type of an uploaded file. */
