@@ -82,7 +82,11 @@ async function uniqueRace<T>(
   }
 }
 
-/** Creates the first super administrator when there is none; answers a generated password. */
+/**
+ * Creates the first super administrator when there is none; answers a generated password.
+ * Instances starting together may all find none: the insert that loses the race does nothing
+ * and answers null, so only the instance whose admin was stored prints a password.
+ */
 export async function ensureAdmin(
   { db }: DbHandle,
   email: string | null,
@@ -97,7 +101,7 @@ export async function ensureAdmin(
   const adminEmail = normalEmail(email ?? 'admin@sebar.local');
   const generated = password ? null : crypto.randomBytes(12).toString('base64url');
   const timestamp = now();
-  await db
+  const inserted = await db
     .insertInto('users')
     .values({
       id: crypto.randomUUID(),
@@ -112,8 +116,9 @@ export async function ensureAdmin(
       created_at: timestamp,
       updated_at: timestamp,
     })
-    .onConflict((oc) => oc.column('email').doNothing())
-    .execute();
+    .onConflict((oc) => oc.doNothing())
+    .executeTakeFirst();
+  if (!inserted.numInsertedOrUpdatedRows) return null;
   return { email: adminEmail, generatedPassword: generated };
 }
 

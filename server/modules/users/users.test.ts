@@ -4,6 +4,8 @@ import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { checkLedger } from '#server/db/ledger-check.ts';
 import { migrate, MIGRATIONS } from '#server/db/migrate.ts';
+import { verifyPassword } from '#server/modules/auth/passwords.ts';
+import { ensureAdmin } from '#server/modules/users/users.service.ts';
 import { freshDatabase, startServer, type TestServer } from '#server/test/helpers.ts';
 import { expectCleanError, expectSpecFields } from '#server/test/spec.ts';
 
@@ -461,6 +463,33 @@ describe('migration 008', () => {
 });
 
 describe('administrators', () => {
+  it('instances starting together make one first administrator; only its password is shown', async () => {
+    const fresh = await freshDatabase();
+    try {
+      await migrate(fresh.handle);
+      // Each finds no administrator before any has stored one (CI once failed here: the losing
+      // insert hit the unique username).
+      const answers = await Promise.all(
+        Array.from({ length: 4 }, () => ensureAdmin(fresh.handle, 'Pertama@Sebar.Test', null)),
+      );
+      const shown = answers.filter((answer) => answer !== null);
+      expect(shown).toHaveLength(1);
+      const admins = await fresh.handle.db
+        .selectFrom('users')
+        .select(['email', 'password_hash'])
+        .where('role', '=', 'super_admin')
+        .execute();
+      expect(admins.map((row) => row.email)).toEqual(['pertama@sebar.test']);
+      expect(await verifyPassword(admins[0]!.password_hash, shown[0]!.generatedPassword!)).toBe(
+        true,
+      );
+      expect(await ensureAdmin(fresh.handle, 'lain@sebar.test', null)).toBeNull();
+    } finally {
+      await fresh.handle.close();
+      await fresh.drop();
+    }
+  });
+
   it('the admin creates another super administrator, who runs the back office', async () => {
     const created = await server.api('POST', '/api/admin/users', {
       token: admin,
