@@ -3,7 +3,13 @@ import crypto from 'node:crypto';
 import { sql, type Kysely, type Transaction } from 'kysely';
 import type { User } from '#common/auth.ts';
 import type { PageQuery } from '#common/pagination.ts';
-import type { ChangePassword, CreateUser, UpdateUser, UserPage } from '#common/users.ts';
+import {
+  CreateUserSchema,
+  type ChangePassword,
+  type CreateUser,
+  type UpdateUser,
+  type UserPage,
+} from '#common/users.ts';
 import { now, type DbHandle } from '#server/db/connection.ts';
 import { pageWindow } from '#server/db/pages.ts';
 import { forUpdate, transact, type Tx } from '#server/db/transaction.ts';
@@ -98,8 +104,17 @@ export async function ensureAdmin(
     .where('role', '=', 'super_admin')
     .executeTakeFirst();
   if (existing) return null;
-  const adminEmail = normalEmail(email ?? 'admin@sebar.local');
   const generated = password ? null : crypto.randomBytes(12).toString('base64url');
+  // Held to the rules of an account the admin creates: one that could never sign in is refused.
+  const checked = CreateUserSchema.pick({ email: true, password: true }).safeParse({
+    email: email ?? 'admin@sebar.local',
+    password: password ?? generated,
+  });
+  if (!checked.success) {
+    const reasons = checked.error.issues.map((issue) => issue.message).join('; ');
+    throw new Error(`SEBAR_ADMIN_EMAIL / SEBAR_ADMIN_PASSWORD: ${reasons}`);
+  }
+  const adminEmail = normalEmail(checked.data.email);
   const timestamp = now();
   const inserted = await db
     .insertInto('users')
@@ -107,7 +122,7 @@ export async function ensureAdmin(
       id: crypto.randomUUID(),
       username: 'admin',
       email: adminEmail,
-      password_hash: await hashPassword(password ?? generated ?? ''),
+      password_hash: await hashPassword(checked.data.password),
       role: 'super_admin',
       points: 0,
       ledger_seq: 0,

@@ -490,6 +490,28 @@ describe('administrators', () => {
     }
   });
 
+  it('refuses a first administrator who could never sign in, and stores none', async () => {
+    const fresh = await freshDatabase();
+    try {
+      await migrate(fresh.handle);
+      await expect(ensureAdmin(fresh.handle, 'bukan-email', 'rahasia-admin')).rejects.toThrow(
+        'SEBAR_ADMIN_EMAIL / SEBAR_ADMIN_PASSWORD: Format email tidak valid',
+      );
+      await expect(ensureAdmin(fresh.handle, 'admin@sebar.test', '12345')).rejects.toThrow(
+        'Password minimal 6 karakter',
+      );
+      const users = await fresh.handle.db.selectFrom('users').select('id').execute();
+      expect(users).toEqual([]);
+      // The default address is a valid one.
+      expect(await ensureAdmin(fresh.handle, null, null)).toMatchObject({
+        email: 'admin@sebar.local',
+      });
+    } finally {
+      await fresh.handle.close();
+      await fresh.drop();
+    }
+  });
+
   it('the admin creates another super administrator, who runs the back office', async () => {
     const created = await server.api('POST', '/api/admin/users', {
       token: admin,
