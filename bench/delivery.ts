@@ -4,8 +4,8 @@
 // ingestion (signature check and durable write) against three times that maximum, and an admin
 // page's latency while the engine sends at 80/s, next to the same page idle.
 //
-// The local Cloud API (local-apis/cloud-api) runs in this process, on the load's CPU; the server
-// and the bare loop run on the server's CPU. Rates are counted at the double: accepted sends by
+// The local Cloud API (local-apis/cloud-api) runs in this process, on the load's CPU, and the page
+// is sampled by a process of its own there; the server and the bare loop run on the server's CPU. Rates are counted at the double: accepted sends by
 // their arrival time. Between figures the engine is held by pausing its row (delivery_engine) in
 // the database, as a 368 would, and let go through the admin's resume (POST
 // /api/admin/delivery/resume), so blasts can be queued in full before a window starts.
@@ -25,7 +25,9 @@ import { signBody } from '#local-apis/cloud-api/webhooks.ts';
 import { loadSqlite } from '#server/db/sqlite-driver.ts';
 import { GRAPH_TIMEOUT_MS } from '#server/modules/delivery/cloud-api.ts';
 import type { BareInput } from './delivery-bare.ts';
+import type { SamplerInput } from './page-sampler.ts';
 import type { Figure } from './run.ts';
+import { median, round1 } from './stats.ts';
 
 type Engine = 'sqlite' | 'postgres';
 
@@ -56,6 +58,8 @@ export interface DeliveryContext {
   cannon(options: autocannon.Options): Promise<autocannon.Result>;
   /** A Node child on the server's CPU. */
   spawnNode(args: string[], options: SpawnOptions): ChildProcess;
+  /** run.ts's script run to its end as a child, on the server's CPU or the load's: its output. */
+  runChild(script: string, env: Record<string, string>, cpu?: 'server' | 'load'): Promise<string>;
 }
 
 /** The rate the issue's first figure holds the engine to, and the setting's maximum. */
@@ -76,14 +80,6 @@ const BURST_GAP_MS = 10;
 const SAMPLE_GAP_MS = 20;
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
-const round1 = (n: number) => Math.round(n * 10) / 10;
-const round2 = (n: number) => Math.round(n * 100) / 100;
-const median = (values: number[]) => [...values].sort((a, b) => a - b)[values.length >> 1]!;
-
-function percentile(sorted: number[], p: number) {
-  const i = Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1);
-  return sorted[Math.max(0, i)]!;
-}
 
 /** The bare loop's sends carry `bare/…` as their callback data, the engine's `{blast}/{idx}`. */
 const isBare = (send: RecordedSend) => send.biz_opaque_callback_data?.startsWith('bare/') === true;
@@ -242,27 +238,24 @@ export async function benchDelivery(ctx: DeliveryContext): Promise<void> {
   };
 
   /**
-   * The admin's blast list, one request every SAMPLE_GAP_MS until `samples` were measured (after
-   * `warmup`) or the deadline: p50, p95, p99 in ms, and how many were measured.
+   * The admin's blast list, one request every SAMPLE_GAP_MS from `from` until `samples` were
+   * measured (after `warmup`) or `until`, by bench/page-sampler.ts on the load's CPU: p50, p95,
+   * p99 in ms, and how many were measured.
    */
-  const pageUrl = '/api/admin/blast-requests?page=1&page_size=5';
-  const sampleLatency = async (warmup: number, deadline = Infinity) => {
-    const times: number[] = [];
-    for (let i = 0; i < warmup + ctx.samples && Date.now() < deadline; i += 1) {
-      const started = performance.now();
-      const answer = await ctx.request(base, 'GET', pageUrl, at);
-      const ms = performance.now() - started;
-      if (answer.status !== 200) throw new Error(`GET ${pageUrl} answered ${answer.status}`);
-      if (i >= warmup) times.push(ms);
-      await sleep(Math.max(0, SAMPLE_GAP_MS - ms));
-    }
-    times.sort((a, b) => a - b);
-    return {
-      p50: round2(percentile(times, 50)),
-      p95: round2(percentile(times, 95)),
-      p99: round2(percentile(times, 99)),
-      n: times.length,
+  const sampleLatency = async (window: Pick<SamplerInput, 'warmup' | 'from' | 'until'>) => {
+    const input: SamplerInput = {
+      url: `${base}/api/admin/blast-requests?page=1&page_size=5`,
+      token: at,
+      samples: ctx.samples,
+      gapMs: SAMPLE_GAP_MS,
+      ...window,
     };
+    const output = await ctx.runChild(
+      'bench/page-sampler.ts',
+      { BENCH_SAMPLER: JSON.stringify(input) },
+      'load',
+    );
+    return JSON.parse(output) as { p50: number; p95: number; p99: number; n: number };
   };
 
   try {
@@ -277,16 +270,18 @@ export async function benchDelivery(ctx: DeliveryContext): Promise<void> {
     await json('PUT', `/api/admin/delivery/templates/${templateId}`, at, { enabled: true });
 
     // --- The engine at 80 messages/s, and the admin's blast list beside it
-    const idle = await sampleLatency(20);
+    const idle = await sampleLatency({ warmup: 20, from: 0, until: null });
     const window80 = Math.max(ctx.seconds, 10) * 1000;
     const blasts80 = Math.ceil((TARGET_RATE * (window80 + 4000)) / 1000 / 500);
     await queueBlasts(blasts80);
     await resume();
     while (withWebhooks.sends.length === 0) await sleep(10);
     const first = withWebhooks.sends[0]!.at;
-    await sleep(first + 2000 - Date.now());
-    const from = Date.now();
-    const [busy] = await Promise.all([sampleLatency(0, from + window80), sleep(window80)]);
+    const from = first + 2000;
+    const [busy] = await Promise.all([
+      sampleLatency({ warmup: 2, from, until: from + window80 }),
+      sleep(from + window80 - Date.now()),
+    ]);
     const to = Date.now();
     const rate80 = rateAt(withWebhooks, from, to);
     const bursts = burstsAt(withWebhooks, from, to);

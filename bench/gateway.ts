@@ -13,6 +13,7 @@ import { ENVIRONMENT } from '#local-apis/waha/protocol.ts';
 import { signBody } from '#local-apis/waha/webhooks.ts';
 import { GATEWAY_DEFAULTS } from '#common/delivery.ts';
 import type { DeliveryContext } from './delivery.ts';
+import { round1 } from './stats.ts';
 
 /** How long one pacing second lasts on the bench's server (run.ts sets it). */
 export const GATEWAY_SECOND_MS = 100;
@@ -22,7 +23,6 @@ const WEBHOOK_SECRET = 'bench-waha-webhook-secret';
 const DAY_SECONDS = 24 * 60 * 60;
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
-const round1 = (n: number) => Math.round(n * 10) / 10;
 
 export async function benchGateway(ctx: DeliveryContext): Promise<void> {
   const { engine, base, adminToken: at, log } = ctx;

@@ -31,6 +31,7 @@ import {
   type GenerateResult,
 } from './generate.ts';
 import type { RawInput } from './raw-blast.ts';
+import { latencies, median } from './stats.ts';
 
 const ROOT = path.resolve(import.meta.dirname, '..');
 const SCALE = Number(process.env.SCALE ?? 1);
@@ -235,13 +236,6 @@ async function json<T>(
   return JSON.parse(answer.body) as T;
 }
 
-function percentile(sorted: number[], p: number) {
-  const i = Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1);
-  return sorted[Math.max(0, i)]!;
-}
-
-const round2 = (n: number) => Math.round(n * 100) / 100;
-
 /** Sequential requests, one at a time: latency in ms at p50, p95, p99. */
 async function latency(
   base: string,
@@ -262,12 +256,7 @@ async function latency(
     }
     if (i >= warmup) times.push(ms);
   }
-  times.sort((a, b) => a - b);
-  return {
-    p50: round2(percentile(times, 50)),
-    p95: round2(percentile(times, 95)),
-    p99: round2(percentile(times, 99)),
-  };
+  return latencies(times);
 }
 
 async function cannon(options: autocannon.Options): Promise<autocannon.Result> {
@@ -341,13 +330,22 @@ async function startServer(env: Record<string, string>): Promise<Server> {
   return { child, base, coldMs: Math.round(performance.now() - started) };
 }
 
-function runChild(script: string, env: Record<string, string>): Promise<string> {
+/** A script run to its end as a child, on the server's CPU or beside the load: its output. */
+function runChild(
+  script: string,
+  env: Record<string, string>,
+  cpu: 'server' | 'load' = 'server',
+): Promise<string> {
   return new Promise((resolve, reject) => {
-    const child = spawnNode(['--import', 'tsx', script], {
+    const args = ['--import', 'tsx', script];
+    const options: SpawnOptions = {
       cwd: ROOT,
       env: { ...process.env, ...env },
       stdio: ['ignore', 'pipe', 'inherit'],
-    });
+    };
+    // A child inherits this process's CPUs: the load's.
+    const child =
+      cpu === 'server' ? spawnNode(args, options) : spawn(process.execPath, args, options);
     let out = '';
     child.stdout!.on('data', (c: Buffer) => (out += c.toString()));
     child.on('exit', (code) =>
@@ -371,8 +369,6 @@ async function startBare(): Promise<{ url: string; child: ChildProcess }> {
   await cannon({ url, duration: 2 });
   return { url, child };
 }
-
-const median = (values: number[]) => [...values].sort((a, b) => a - b)[values.length >> 1]!;
 
 /** Each CPU's busy and total time so far, in clock ticks (Linux; empty elsewhere). */
 function cpuTimes(): { busy: number; total: number }[] {
@@ -897,6 +893,7 @@ async function benchEngine(engine: Engine, browser: boolean) {
       measured,
       cannon,
       spawnNode,
+      runChild,
     };
     if (measures('delivery')) {
       await benchDelivery(deliveryContext);
