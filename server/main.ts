@@ -4,6 +4,19 @@ import { buildApp } from './app.ts';
 import { loadConfig } from './config.ts';
 import { listeningMessage } from './listening.ts';
 
+/**
+ * Ends a start that cannot go on (an administrator who could never sign in, an unreachable
+ * database, a port in use) with a line saying why, then the error itself. Left uncaught, Node
+ * would first quote the bundle's minified source line: thousands of characters.
+ */
+function cannotStart(error: unknown): never {
+  console.error(
+    `Sebar tidak dapat dimulai: ${error instanceof Error ? error.message : String(error)}`,
+  );
+  console.error(error);
+  process.exit(1);
+}
+
 // V8 lets the old generation grow to about twice what survived its last full collection before
 // it collects again; under blast load every in-flight request's data survives into it (requests
 // outlive two young collections), and the process passed 150 MB. A heap allowed 35% over its
@@ -11,9 +24,9 @@ import { listeningMessage } from './listening.ts';
 v8.setFlagsFromString('--heap-growing-percent=35');
 
 const config = loadConfig();
-const { app, context } = await buildApp(config);
+const { app, context } = await buildApp(config).catch(cannotStart);
 // Fastify logs a line per socket address; this one line names the wildcard and what it reaches.
-await app.listen({ port: config.port, host: config.host });
+await app.listen({ port: config.port, host: config.host }).catch(cannotStart);
 context.log.info(listeningMessage(app.addresses()));
 
 // The same signal can come several times: Ctrl-C reaches every process of the terminal's group,

@@ -16,6 +16,7 @@ import {
   type ChildServer,
   type Launch,
   type ProcessDatabase,
+  withDb,
 } from './processes.ts';
 
 /** The npm projects made for the runs, removed at the end. */
@@ -151,6 +152,33 @@ describe('starting and stopping the server through npm', () => {
     await waitHealthy(one);
     expect((await startLine(one)).msg).toBe(`Server listening on http://127.0.0.1:${port}`);
     await one.kill('SIGTERM');
+  });
+});
+
+describe('a start that cannot go on', () => {
+  it('stops at once and says why in one readable line, with nothing stored', async () => {
+    const database = await processDatabase();
+    try {
+      const server = spawnServer(database, await freePort(), {
+        LOG_LEVEL: 'info',
+        SEBAR_ADMIN_EMAIL: 'bukan-email',
+      });
+      await server.exited;
+      const output = server.output();
+      expect(server.child.exitCode, output).toBe(1);
+      expect(output).toContain(
+        'Sebar tidak dapat dimulai: SEBAR_ADMIN_EMAIL / SEBAR_ADMIN_PASSWORD: Format email tidak valid',
+      );
+      // Not Node's report of an uncaught error, which quotes the bundle's minified source line.
+      const longest = Math.max(...output.split('\n').map((line) => line.length));
+      expect(longest, output.slice(0, 2000)).toBeLessThan(300);
+      const admins = await withDb(database, ({ db }) =>
+        db.selectFrom('users').select('id').execute(),
+      );
+      expect(admins).toEqual([]);
+    } finally {
+      await database.drop();
+    }
   });
 });
 
