@@ -5,10 +5,11 @@
 // page's latency while the engine sends at 80/s, next to the same page idle.
 //
 // The local Cloud API (local-apis/cloud-api) runs in this process, on the load's CPU, and the page
-// is sampled by a process of its own there; the server and the bare loop run on the server's CPU. Rates are counted at the double: accepted sends by
-// their arrival time. Between figures the engine is held by pausing its row (delivery_engine) in
-// the database, as a 368 would, and let go through the admin's resume (POST
-// /api/admin/delivery/resume), so blasts can be queued in full before a window starts.
+// is sampled by a process of its own there; the server and the bare loop run on the server's CPU.
+// Rates are counted at the double: accepted sends by their arrival time. Between figures the
+// engine is held by pausing its row (delivery_engine) in the database, as a 368 would, and let go
+// through the admin's resume (POST /api/admin/delivery/resume), so blasts can be queued in full
+// before a window starts.
 import type { ChildProcess, SpawnOptions } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';

@@ -1,11 +1,11 @@
 // The bench's arithmetic on measured values.
 
 export const round1 = (n: number) => Math.round(n * 10) / 10;
-export const round2 = (n: number) => Math.round(n * 100) / 100;
+const round2 = (n: number) => Math.round(n * 100) / 100;
 export const median = (values: number[]) => [...values].sort((a, b) => a - b)[values.length >> 1]!;
 
 /** The nearest-rank percentile of values sorted in ascending order. */
-export function percentile(sorted: number[], p: number) {
+function percentile(sorted: number[], p: number) {
   const i = Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1);
   return sorted[Math.max(0, i)]!;
 }
