@@ -1,21 +1,9 @@
 // The process entry: read config, build the app, listen, close cleanly on a signal.
 import v8 from 'node:v8';
 import { buildApp } from './app.ts';
+import { cannotStart } from './cannot-start.ts';
 import { loadConfig } from './config.ts';
 import { listeningMessage } from './listening.ts';
-
-/**
- * Ends a start that cannot go on (an administrator who could never sign in, an unreachable
- * database, a port in use) with a line saying why, then the error itself. Left uncaught, Node
- * would first quote the bundle's minified source line: thousands of characters.
- */
-function cannotStart(error: unknown): never {
-  console.error(
-    `Sebar tidak dapat dimulai: ${error instanceof Error ? error.message : String(error)}`,
-  );
-  console.error(error);
-  process.exit(1);
-}
 
 // V8 lets the old generation grow to about twice what survived its last full collection before
 // it collects again; under blast load every in-flight request's data survives into it (requests

@@ -17,6 +17,7 @@ import {
   type Launch,
   type ProcessDatabase,
   withDb,
+  workerProcess,
 } from './processes.ts';
 
 /** The npm projects made for the runs, removed at the end. */
@@ -176,6 +177,24 @@ describe('a start that cannot go on', () => {
         db.selectFrom('users').select('id').execute(),
       );
       expect(admins).toEqual([]);
+    } finally {
+      await database.drop();
+    }
+  });
+
+  it('ends a delivery worker (npm run worker) that cannot reach its database the same way', async () => {
+    const database = await processDatabase();
+    try {
+      const worker = spawnServer(
+        database,
+        await freePort(),
+        { DATABASE_URL: 'postgres://postgres@127.0.0.1:1/sebar' },
+        workerProcess,
+      );
+      await worker.exited;
+      const output = worker.output();
+      expect(worker.child.exitCode, output).toBe(1);
+      expect(output).toContain('Sebar tidak dapat dimulai: connect ECONNREFUSED 127.0.0.1:1');
     } finally {
       await database.drop();
     }
