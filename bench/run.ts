@@ -1,8 +1,9 @@
 // `npm run bench`: Sebar's figures on SQLite and PostgreSQL at production size, each as a ratio
 // to a baseline measured in the same run, printed as a table and saved to bench/results.json.
 // Env: SCALE (1 = production size), BENCH_ENGINES (sqlite,postgres), BENCH_SECONDS (10),
-// BENCH_SAMPLES (300), BENCH_ROUNDS (5), BENCH_BROWSER (1; 0 skips the browser figures), BENCH_KEEP (keep the
-// PostgreSQL schema), BENCH_DATABASE_URL, BENCH_PIN (1; 0 leaves the processes unpinned),
+// BENCH_SAMPLES (300), BENCH_ROUNDS (5), BENCH_BROWSER (1; 0 skips the browser figures),
+// BENCH_KEEP (keep the PostgreSQL schema), BENCH_DATABASE_URL, BENCH_PIN (1; 0 leaves the
+// processes unpinned),
 // BENCH_PROF (a directory: the server under test writes a `--cpu-prof` profile there at exit),
 // BENCH_ONLY=delivery (only the delivery and gateway figures of bench/delivery.ts and
 // bench/gateway.ts), =load (only /api/auth/me, blast creation and the RSS under their load) or
