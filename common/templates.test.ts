@@ -10,6 +10,7 @@ import {
   templateParameterProblem,
   templateStatusLabel,
   templateView,
+  unsupportedPart,
 } from './templates.ts';
 
 const base = { id: '1', name: 't', language: 'id', status: 'APPROVED', category: 'MARKETING' };
@@ -133,5 +134,43 @@ describe('templateStatusLabel', () => {
       'Ditolak',
       'IN_APPEAL',
     ]);
+  });
+});
+
+describe('unsupportedPart', () => {
+  const body = { type: 'BODY', text: 'Halo {{1}}' };
+  it('finds nothing in what a blast fills: a body, an image or plain text header, fixed buttons', () => {
+    expect(unsupportedPart([body])).toBeNull();
+    expect(unsupportedPart([{ type: 'HEADER', format: 'IMAGE' }, body])).toBeNull();
+    expect(unsupportedPart([{ type: 'HEADER', format: 'TEXT', text: 'Promo' }, body])).toBeNull();
+    const buttons = [
+      { type: 'QUICK_REPLY', text: 'Ya' },
+      { type: 'URL', text: 'Buka', url: 'https://toko.example/promo' },
+      { type: 'PHONE_NUMBER', text: 'Telepon', phone_number: '+62211234567' },
+    ];
+    expect(
+      unsupportedPart([body, { type: 'FOOTER', text: 'x' }, { type: 'BUTTONS', buttons }]),
+    ).toBeNull();
+  });
+
+  it('names the first part that would need a value a blast does not give', () => {
+    const cases: [unknown[], string][] = [
+      [[{ type: 'HEADER', format: 'VIDEO' }, body], 'header video'],
+      [[{ type: 'HEADER', format: 'DOCUMENT' }, body], 'header dokumen'],
+      [[{ type: 'HEADER', format: 'LOCATION' }, body], 'header lokasi'],
+      [
+        [{ type: 'HEADER', format: 'TEXT', text: 'Hai {{nama}}' }, body],
+        'header teks dengan variabel',
+      ],
+      [
+        [body, { type: 'BUTTONS', buttons: [{ type: 'URL', url: 'https://x.example/{{1}}' }] }],
+        'tombol URL dengan variabel',
+      ],
+      [[body, { type: 'BUTTONS', buttons: [{ type: 'COPY_CODE' }] }], 'tombol COPY_CODE'],
+      [[body, { type: 'BUTTONS', buttons: [{ type: 'otp' }] }], 'tombol OTP'],
+      [[body, { type: 'BUTTONS', buttons: [{ type: 'FLOW' }] }], 'tombol FLOW'],
+      [[body, { type: 'CAROUSEL', cards: [] }], 'komponen CAROUSEL'],
+    ];
+    for (const [components, part] of cases) expect(unsupportedPart(components)).toBe(part);
   });
 });

@@ -47,8 +47,14 @@ export const ClientTemplateSchema = z.object({
 });
 export type ClientTemplate = z.infer<typeof ClientTemplateSchema>;
 
-/** A template as the admin manages it: whether clients may send with it. */
-export const TemplateSchema = ClientTemplateSchema.extend({ enabled: z.boolean() });
+/**
+ * A template as the admin manages it: whether clients may send with it, and the part of it Sebar
+ * cannot send yet (`unsupported`, e.g. 'header video'; null when Sebar can send it).
+ */
+export const TemplateSchema = ClientTemplateSchema.extend({
+  enabled: z.boolean(),
+  unsupported: z.string().nullable(),
+});
 export type Template = z.infer<typeof TemplateSchema>;
 
 export const TemplateListSchema = z.array(TemplateSchema);
@@ -72,6 +78,8 @@ interface Component {
   type?: unknown;
   format?: unknown;
   text?: unknown;
+  buttons?: unknown;
+  url?: unknown;
   example?: {
     body_text?: unknown;
     body_text_named_params?: unknown;
@@ -128,4 +136,46 @@ export function templateView(raw: RawTemplate): ClientTemplate {
     footer: asText(componentOf(raw.components, 'FOOTER')?.text) ?? null,
     parameters: placeholders(bodyText).map((name) => ({ name, example: exampleOf(body, name) })),
   };
+}
+
+/** Header kinds in Indonesian, for the reason a template cannot be sent. */
+const HEADER_KINDS: Record<string, string> = {
+  VIDEO: 'video',
+  DOCUMENT: 'dokumen',
+  LOCATION: 'lokasi',
+};
+
+/** Buttons Meta sends as the template has them (a URL one without a variable). */
+const FIXED_BUTTONS = new Set(['QUICK_REPLY', 'PHONE_NUMBER', 'VOICE_CALL', 'URL']);
+
+/**
+ * The part of a template Sebar cannot send yet, named in Indonesian ('header video'), or null
+ * when it can send the whole template. A blast fills the body's parameters and an image header
+ * only; Meta refuses every send of a template that needs more (a header of another kind or with a
+ * variable, a URL button with a variable, a coupon code, a one-time password, a catalogue, a flow,
+ * a carousel), and every number would fail.
+ */
+export function unsupportedPart(components: unknown): string | null {
+  const parts: Component[] = Array.isArray(components) ? (components as Component[]) : [];
+  for (const part of parts) {
+    const type = String(part?.type).toUpperCase();
+    if (type === 'HEADER') {
+      const format = asText(part.format)?.toUpperCase() ?? 'TEXT';
+      if (format === 'TEXT' && placeholders(asText(part.text) ?? '').length > 0)
+        return 'header teks dengan variabel';
+      if (format !== 'TEXT' && format !== 'IMAGE')
+        return `header ${HEADER_KINDS[format] ?? format.toLowerCase()}`;
+    } else if (type === 'BUTTONS') {
+      const buttons = Array.isArray(part.buttons) ? (part.buttons as Component[]) : [];
+      for (const button of buttons) {
+        const kind = String(button?.type).toUpperCase();
+        if (!FIXED_BUTTONS.has(kind)) return `tombol ${kind}`;
+        if (kind === 'URL' && placeholders(asText(button.url) ?? '').length > 0)
+          return 'tombol URL dengan variabel';
+      }
+    } else if (type !== 'BODY' && type !== 'FOOTER') {
+      return `komponen ${type}`;
+    }
+  }
+  return null;
 }

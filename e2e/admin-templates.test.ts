@@ -3,7 +3,7 @@
 import { cloudApiSettingsOf } from '#local-apis/cloud-api/test-helpers.ts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startLocalCloudApi, type LocalCloudApi } from '#local-apis/cloud-api/server.ts';
-import { DEFAULT_TEMPLATES } from '#local-apis/cloud-api/templates.ts';
+import { DEFAULT_TEMPLATES, UNSENDABLE_TEMPLATES } from '#local-apis/cloud-api/templates.ts';
 import { startE2E, type E2E, type Page } from './helpers.ts';
 import {
   adminApi,
@@ -21,7 +21,9 @@ let page: Page;
 
 beforeAll(async () => {
   e2e = await startE2E();
-  double = await startLocalCloudApi({ templates: structuredClone(DEFAULT_TEMPLATES) });
+  double = await startLocalCloudApi({
+    templates: structuredClone([...DEFAULT_TEMPLATES, UNSENDABLE_TEMPLATES[0]!]),
+  });
   page = await adminPage(e2e, '/delivery');
 });
 afterAll(async () => {
@@ -58,7 +60,7 @@ describe('Template Pesan', () => {
     await page.getByRole('button', { name: 'Sinkronkan Template' }).click();
     await expectToast(page, 'Template berhasil disinkronkan', { variant: 'success' });
     await row('promo_bulanan').waitFor();
-    expect(await page.getByRole('switch').count()).toBe(6);
+    expect(await page.getByRole('switch').count()).toBe(7);
     const cells = async (name: string) =>
       (await row(name).getByRole('cell').allTextContents()).map((text) => text.trim());
     expect(await cells('promo_bulanan')).toEqual([
@@ -71,10 +73,16 @@ describe('Template Pesan', () => {
     ]);
     expect((await cells('info_pengiriman'))[3]).toBe('Menunggu');
     expect((await cells('undian_berhadiah'))[3]).toBe('Ditolak');
-    // Only an approved template can be switched on.
+    // Only an approved template that Sebar can send can be switched on (video_peluncuran has a
+    // video header).
     expect(await toggle('info_pengiriman').isDisabled()).toBe(true);
     expect(await toggle('undian_berhadiah').isDisabled()).toBe(true);
     expect(await toggle('promo_bulanan').isDisabled()).toBe(false);
+    expect((await cells('video_peluncuran'))[0]).toBe(
+      'video_peluncuranBelum dapat dikirim Sebar: header video',
+    );
+    expect((await cells('video_peluncuran'))[3]).toBe('Disetujui');
+    expect(await toggle('video_peluncuran').isDisabled()).toBe(true);
     await dismissToasts(page);
   });
 

@@ -137,6 +137,38 @@ export const DEFAULT_TEMPLATES: MessageTemplate[] = [
   },
 ];
 
+/**
+ * Approved templates with a part Sebar cannot send yet (a video header, a URL button with a
+ * variable): not in the fixture set; tests add them.
+ */
+export const UNSENDABLE_TEMPLATES: MessageTemplate[] = [
+  {
+    id: '1029384756000101',
+    name: 'video_peluncuran',
+    language: 'id',
+    status: 'APPROVED',
+    category: 'MARKETING',
+    components: [
+      { type: 'HEADER', format: 'VIDEO' },
+      { type: 'BODY', text: 'Tonton produk baru kami.' },
+    ],
+  },
+  {
+    id: '1029384756000102',
+    name: 'lacak_pesanan',
+    language: 'id',
+    status: 'APPROVED',
+    category: 'UTILITY',
+    components: [
+      { type: 'BODY', text: 'Pesanan Anda sudah dikirim.' },
+      {
+        type: 'BUTTONS',
+        buttons: [{ type: 'URL', text: 'Lacak', url: 'https://toko.example/lacak/{{1}}' }],
+      },
+    ],
+  },
+];
+
 /** The distinct placeholders of a text, in order of first appearance: `1`, `2` or `nama`. */
 export function placeholders(text: string | undefined): string[] {
   if (!text) return [];

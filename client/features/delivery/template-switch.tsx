@@ -1,4 +1,5 @@
-// The 'Aktif' switch of one template: only an approved template can be offered to clients.
+// The 'Aktif' switch of one template: only an approved template that Sebar can send can be offered
+// to clients; an offered one can always be switched off.
 import { APPROVED, type Template } from '#common/templates.ts';
 import { Switch } from '#client/components/ui/switch.tsx';
 import { toastError, toastSuccess } from '#client/components/ui/toast.ts';
@@ -19,11 +20,12 @@ export function TemplateSwitch({ template }: { template: Template }) {
       toastError(failureText(error, 'Gagal mengubah template'));
     }
   };
+  const offerable = template.status === APPROVED && template.unsupported === null;
   return (
     <Switch
       aria-label={`Aktifkan template ${template.name}`}
       checked={template.enabled}
-      disabled={template.status !== APPROVED || save.isPending}
+      disabled={save.isPending || (!template.enabled && !offerable)}
       onCheckedChange={(enabled) => void change(enabled)}
     />
   );

@@ -21,7 +21,16 @@ const COLUMNS: DataTableColumn<Template>[] = [
   {
     key: 'name',
     header: 'Nama',
-    cell: (t) => <span className="font-medium break-all">{t.name}</span>,
+    cell: (t) => (
+      <div className="grid gap-0.5">
+        <span className="font-medium break-all">{t.name}</span>
+        {t.unsupported && (
+          <span className="text-xs text-muted-foreground">
+            Belum dapat dikirim Sebar: {t.unsupported}
+          </span>
+        )}
+      </div>
+    ),
   },
   { key: 'language', header: 'Bahasa', cell: (t) => t.language },
   { key: 'category', header: 'Kategori', cell: (t) => t.category },

@@ -4,6 +4,7 @@ import {
   APPROVED,
   templateStatusLabel,
   templateView,
+  unsupportedPart,
   type ClientTemplate,
   type Template,
 } from '#common/templates.ts';
@@ -19,7 +20,18 @@ import type { SecretBox } from './secret-box.ts';
 
 /** A stored row as the admin reads it. */
 function adminView(row: WhatsappTemplatesTable): Template {
-  return { ...templateView(parsed(row)), enabled: Boolean(row.enabled) };
+  const template = parsed(row);
+  return {
+    ...templateView(template),
+    enabled: Boolean(row.enabled),
+    unsupported: unsupportedPart(template.components),
+  };
+}
+
+/** A row clients may send with (enabled and approved, as read), if Sebar can send all of it. */
+function sendable(row: WhatsappTemplatesTable): ClientTemplate | undefined {
+  const template = parsed(row);
+  return unsupportedPart(template.components) === null ? templateView(template) : undefined;
 }
 
 /** The row with its components parsed; a row that cannot be parsed reads as no components. */
@@ -44,7 +56,7 @@ export async function listTemplates(db: Db): Promise<Template[]> {
   return rows.map(adminView);
 }
 
-/** What clients may send with: enabled by the admin and still approved by Meta. */
+/** What clients may send with: enabled by the admin, still approved by Meta, sendable by Sebar. */
 export async function clientTemplates(db: Db): Promise<ClientTemplate[]> {
   const rows = await db
     .selectFrom('whatsapp_templates')
@@ -54,7 +66,7 @@ export async function clientTemplates(db: Db): Promise<ClientTemplate[]> {
     .orderBy('name')
     .orderBy('language')
     .execute();
-  return rows.map((row) => templateView(parsed(row)));
+  return rows.flatMap((row) => sendable(row) ?? []);
 }
 
 /** One template a client may send with, or undefined. */
@@ -66,7 +78,7 @@ export async function clientTemplate(db: Db, id: string): Promise<ClientTemplate
     .where('enabled', '=', 1)
     .where('status', '=', APPROVED)
     .executeTakeFirst();
-  return row && templateView(parsed(row));
+  return row && sendable(row);
 }
 
 /** The account's templates from the Cloud API: 422 while settings are missing, 502 on failure. */
@@ -146,6 +158,13 @@ export async function setTemplateEnabled(
       throw new HttpError(
         422,
         `Template ${row.name} belum disetujui Meta (status: ${templateStatusLabel(row.status)}), jadi belum dapat diaktifkan`,
+      );
+    }
+    const unsupported = unsupportedPart(parsed(row).components);
+    if (enabled && unsupported) {
+      throw new HttpError(
+        422,
+        `Template ${row.name} memakai ${unsupported}, yang belum dapat dikirim Sebar, jadi belum dapat diaktifkan`,
       );
     }
     const updated = { ...row, enabled: enabled ? 1 : 0 };

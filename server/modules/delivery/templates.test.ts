@@ -3,7 +3,11 @@
 // approved template can be enabled, and clients see only the enabled, approved ones.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startLocalCloudApi, type LocalCloudApi } from '#local-apis/cloud-api/server.ts';
-import { DEFAULT_TEMPLATES, type MessageTemplate } from '#local-apis/cloud-api/templates.ts';
+import {
+  DEFAULT_TEMPLATES,
+  UNSENDABLE_TEMPLATES,
+  type MessageTemplate,
+} from '#local-apis/cloud-api/templates.ts';
 import { startServer, type TestServer } from '#server/test/helpers.ts';
 import { expectCleanError, expectUnchanged } from '#server/test/spec.ts';
 
@@ -79,6 +83,7 @@ describe('template sync', () => {
       status: 'APPROVED',
       category: 'MARKETING',
       enabled: false,
+      unsupported: null,
       header: { format: 'IMAGE' },
       body: 'Halo {{1}}, nikmati diskon {{2}} untuk semua produk bulan ini!',
       footer: null,
@@ -208,5 +213,67 @@ describe('template sync', () => {
       expectCleanError(await server.api(method, url, { body }), 401);
     }
     expectCleanError(await server.api('GET', '/api/client/templates', { token: admin }), 403);
+  });
+});
+
+describe('a template with a part Sebar cannot send yet', () => {
+  let account: LocalCloudApi;
+  beforeAll(async () => {
+    account = await startLocalCloudApi({
+      templates: structuredClone([...DEFAULT_TEMPLATES, ...UNSENDABLE_TEMPLATES]),
+    });
+    await pointAt(account);
+    expect((await sync()).status).toBe(200);
+  });
+  afterAll(() => account?.close());
+
+  it('is listed with the part named, and cannot be switched on; nothing changes', async () => {
+    const list = await server.api('GET', '/api/admin/delivery/templates', { token: admin });
+    const unsupported = Object.fromEntries(
+      list.body.map((t: { name: string; unsupported: string | null }) => [t.name, t.unsupported]),
+    );
+    expect(unsupported).toMatchObject({
+      video_peluncuran: 'header video',
+      lacak_pesanan: 'tombol URL dengan variabel',
+      promo_bulanan: null,
+      konfirmasi_kehadiran: null,
+    });
+    await expectUnchanged(server.database.db, async () => {
+      const video = await enable('1029384756000101', true);
+      expectCleanError(video, 422);
+      expect(video.body.detail).toBe(
+        'Template video_peluncuran memakai header video, yang belum dapat dikirim Sebar, jadi belum dapat diaktifkan',
+      );
+      const button = await enable('1029384756000102', true);
+      expectCleanError(button, 422);
+      expect(button.body.detail).toBe(
+        'Template lacak_pesanan memakai tombol URL dengan variabel, yang belum dapat dikirim Sebar, jadi belum dapat diaktifkan',
+      );
+    });
+  });
+
+  it('is no longer offered once Meta gives it such a part, and can be switched off', async () => {
+    const tagihan = idOf('pengingat_tagihan');
+    expect((await enable(tagihan, true)).status).toBe(200);
+    let offered = await server.api('GET', '/api/client/templates', { token: client });
+    expect(names(offered.body)).toContain('pengingat_tagihan');
+    // The template is edited at Meta: its header now has a variable.
+    const template = account.options.templates.find((t) => t.id === tagihan)!;
+    template.components.unshift({ type: 'HEADER', format: 'TEXT', text: 'Tagihan {{1}}' });
+    expect((await sync()).status).toBe(200);
+    offered = await server.api('GET', '/api/client/templates', { token: client });
+    expect(names(offered.body)).not.toContain('pengingat_tagihan');
+    await expectUnchanged(server.database.db, async () => {
+      const blast = await server.api('POST', '/api/client/blast-requests', {
+        token: client,
+        body: { target_numbers: ['081234567890'], template_id: tagihan, parameters: ['Rp1'] },
+      });
+      expect([blast.status, blast.body.detail]).toEqual([
+        422,
+        'Template tidak ditemukan atau tidak lagi diaktifkan admin',
+      ]);
+    });
+    const off = await enable(tagihan, false);
+    expect(off.body).toMatchObject({ enabled: false, unsupported: 'header teks dengan variabel' });
   });
 });
