@@ -17,7 +17,14 @@ export const TEMPLATE_MESSAGES = {
   unknown: 'Template tidak ditemukan atau tidak lagi diaktifkan admin',
   needsImage: 'Template ini membutuhkan gambar header. Upload gambar terlebih dahulu.',
   noImage: 'Template ini tidak memakai gambar',
+  imageType: 'Gambar header template harus berupa PNG atau JPG',
 };
+
+/**
+ * The image types Meta sends in a template's header (Cloud API, supported media types: JPEG and
+ * PNG). A GIF, which a free-message blast may carry, is refused there.
+ */
+export const HEADER_IMAGE_TYPES: readonly string[] = ['image/png', 'image/jpeg'];
 
 /**
  * The longest text parameter Meta accepts in a body: 1024 characters when the template has other

@@ -3,6 +3,7 @@
 // waits), the preview follows the typing, the header image is required, and the blast is made
 // with the rendered text. Screenshots at desktop width and at 390 px.
 import { cloudApiSettingsOf } from '#local-apis/cloud-api/test-helpers.ts';
+import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startLocalCloudApi, type LocalCloudApi } from '#local-apis/cloud-api/server.ts';
 import { DEFAULT_TEMPLATES } from '#local-apis/cloud-api/templates.ts';
@@ -145,6 +146,23 @@ describe('Form Blast with WhatsApp templates', () => {
     const picker = page.getByLabel('Gambar Header');
     await expect.poll(() => picker.evaluate((el) => el === document.activeElement)).toBe(true);
     expect(posted).toHaveLength(0);
+
+    // A GIF, which a free message may carry, is not sent by Meta in a template's header.
+    await picker.setInputFiles({
+      name: 'promo.gif',
+      mimeType: 'image/gif',
+      buffer: await sharp(await pngBytes())
+        .gif()
+        .toBuffer(),
+    });
+    await expectToast(page, 'Gambar header template harus berupa PNG atau JPG', {
+      variant: 'destructive',
+    });
+    expect(await page.locator('#blast-image-error').textContent()).toBe(
+      'Gambar header template harus berupa PNG atau JPG',
+    );
+    expect(await page.locator('[data-image-preview]').count()).toBe(0);
+    await dismissToasts(page);
 
     await picker.setInputFiles({
       name: 'promo.png',

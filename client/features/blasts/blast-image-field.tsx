@@ -4,6 +4,7 @@
 import { ImageOff, ImagePlus, LoaderCircle, Trash2 } from 'lucide-react';
 import { useState } from 'react';
 import { formatMegabytes } from '#common/format.ts';
+import { HEADER_IMAGE_TYPES, TEMPLATE_MESSAGES } from '#common/template-text.ts';
 import {
   IMAGE_MIME_TYPES,
   IMAGE_SIZE_MESSAGE,
@@ -20,10 +21,11 @@ const REMOVE_ID = 'blast-image-remove';
 const ERROR_ID = 'blast-image-error';
 
 /** Why a chosen file cannot go with the blast, or null when it can. */
-function imageRefusal(file: File): string | null {
+function imageRefusal(file: File, required: boolean): string | null {
   // accept="image/*" is only a hint to the file picker; the server takes PNG, JPG and GIF only.
   if (!(IMAGE_MIME_TYPES as readonly string[]).includes(file.type)) return IMAGE_TYPE_MESSAGE;
   if (file.size > MAX_IMAGE_BYTES) return IMAGE_SIZE_MESSAGE;
+  if (required && !HEADER_IMAGE_TYPES.includes(file.type)) return TEMPLATE_MESSAGES.imageType;
   return null;
 }
 
@@ -36,7 +38,7 @@ export interface BlastImageFieldProps {
   /** True while the image itself is on its way (the first step of a submit). */
   uploading: boolean;
   disabled: boolean;
-  /** A template's header image: required, and named so. */
+  /** A template's header image: required, named so, and PNG or JPG (what Meta sends). */
   required?: boolean;
   /** The form's check that failed on submit (an image is required). */
   error?: string;
@@ -55,7 +57,7 @@ export function BlastImageField({
   const choose = (input: HTMLInputElement) => {
     const file = input.files?.[0];
     if (!file) return;
-    const refusal = imageRefusal(file);
+    const refusal = imageRefusal(file, required);
     if (refusal) {
       // Refused before anything is sent; focus stays on the picker, which says why.
       input.value = '';

@@ -24,6 +24,7 @@ import type { DeliveryMode } from '#common/delivery.ts';
 import {
   parametersByName,
   recipientText,
+  HEADER_IMAGE_TYPES,
   TEMPLATE_MESSAGES,
   templateValuesProblem,
 } from '#common/templates.ts';
@@ -272,10 +273,16 @@ export async function blastCounts(db: Db, userId?: string): Promise<Record<Blast
 }
 
 /** Why a blast may not carry the image at `url` now, or null (it may). */
-async function imageRefusal(db: DbHandle['db'], url: string, userId: string) {
+async function imageRefusal(
+  db: DbHandle['db'],
+  url: string,
+  userId: string,
+  template: BlastTemplate | null,
+) {
   if (!(await readSettings(db)).allow_images) return IMAGES_OFF;
-  if (!(await findUpload(db, url, 'image', userId)))
-    return 'Gambar tidak ditemukan. Upload ulang gambar Anda.';
+  const upload = await findUpload(db, url, 'image', userId);
+  if (!upload) return 'Gambar tidak ditemukan. Upload ulang gambar Anda.';
+  if (template && !HEADER_IMAGE_TYPES.includes(upload.mime)) return TEMPLATE_MESSAGES.imageType;
   return null;
 }
 
@@ -415,7 +422,9 @@ export async function createBlast(
   if (analysis.invalid.length > 0)
     throw new HttpError(422, BLAST_MESSAGES.invalid(analysis.invalid.length));
   const imageRefused =
-    input.image_url === null ? null : await imageRefusal(database.db, input.image_url, userId);
+    input.image_url === null
+      ? null
+      : await imageRefusal(database.db, input.image_url, userId, template);
   return transact(database, async (tx) => {
     const owner = await holdClient(tx, userId);
     // Numbers on the opt-out list are left out before the price: the client pays for the rest.

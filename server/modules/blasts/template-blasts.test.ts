@@ -42,14 +42,15 @@ async function setMode(mode: 'manual' | 'cloud_api') {
   expect(answer.status, JSON.stringify(answer.body)).toBe(200);
 }
 
-async function uploadImage(): Promise<string> {
-  const png = await sharp({
+async function uploadImage(format: 'png' | 'gif' = 'png'): Promise<string> {
+  const bytes = await sharp({
     create: { width: 32, height: 32, channels: 3, background: '#0f9d58' },
   })
-    .png()
+    .toFormat(format)
     .toBuffer();
   const form = new FormData();
-  form.append('image', new Blob([new Uint8Array(png)], { type: 'image/png' }), 'promo.png');
+  const type = `image/${format}`;
+  form.append('image', new Blob([new Uint8Array(bytes)], { type }), `promo.${format}`);
   const answer = await server.api('POST', '/api/upload/image', { token: client.token, raw: form });
   expect(answer.status, JSON.stringify(answer.body)).toBe(200);
   return answer.body.url as string;
@@ -241,6 +242,20 @@ describe('Cloud API blast creation', () => {
         expectCleanError(answer, 422);
         expect(answer.body.detail, JSON.stringify(body).slice(0, 80)).toBe(detail);
       }
+    });
+  });
+
+  it('refuses a GIF header image, which Meta does not send, changing nothing', async () => {
+    const gif = await uploadImage('gif');
+    await expectUnchanged(server.database.db, async () => {
+      const answer = await send({
+        target_numbers: [local(1)],
+        template_id: PROMO,
+        parameters: ['Budi', '20%'],
+        image_url: gif,
+      });
+      expectCleanError(answer, 422);
+      expect(answer.body.detail).toBe('Gambar header template harus berupa PNG atau JPG');
     });
   });
 
