@@ -94,7 +94,9 @@ async function startBlast(url: string) {
       min_delay_seconds: 5,
       max_delay_seconds: 8,
       daily_limit_per_device: 500,
-      sending_hours: '00:00-23:59',
+      // The whole day: '00:00-23:59' would close the last minute of it (16:59 UTC), and a run in
+      // that minute would wait for the next day to open.
+      sending_hours: '00:00-24:00',
       check_numbers: true,
     },
   });
