@@ -148,6 +148,7 @@ describe('Form Blast with WhatsApp templates', () => {
     expect(posted).toHaveLength(0);
 
     // A GIF, which a free message may carry, is not sent by Meta in a template's header.
+    await page.getByText('PNG, JPG hingga 5MB').waitFor();
     await picker.setInputFiles({
       name: 'promo.gif',
       mimeType: 'image/gif',

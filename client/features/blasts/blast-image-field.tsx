@@ -111,7 +111,7 @@ export function BlastImageField({
             <ImagePlus aria-hidden className="size-8 text-muted-foreground" />
             <span className="text-sm font-medium">Klik untuk memilih gambar</span>
             <span id="blast-image-hint" className="text-xs text-muted-foreground">
-              PNG, JPG, GIF hingga 5MB
+              {required ? 'PNG, JPG hingga 5MB' : 'PNG, JPG, GIF hingga 5MB'}
             </span>
           </label>
           {error && (
