@@ -4,10 +4,9 @@ import { Pencil, Trash2 } from 'lucide-react';
 import { useEffect, useRef, useState, type FormEvent, type ReactNode, type RefObject } from 'react';
 import { useForm, type DefaultValues, type FieldValues, type Path } from 'react-hook-form';
 import type { z } from '#common/zod.ts';
-import { failureText } from '#client/lib/api-client.ts';
 import { Button } from './button.tsx';
 import { Card, CardContent, CardHeader, CardTitle } from './card.tsx';
-import { toastError, toastSuccess } from './toast.ts';
+import { runAction } from './run-action.ts';
 
 export interface InlineEditorMessages {
   added: string;
@@ -66,24 +65,20 @@ export function useInlineEditor<Row extends { id: string }, Form extends FieldVa
   };
   const submit = async (input: Input) => {
     const id = editing && editing !== 'new' ? editing.id : undefined;
-    try {
-      await save(id, input);
-      toastSuccess(id ? messages.updated : messages.added);
-      close();
-    } catch (error) {
-      toastError(failureText(error, id ? messages.updateFailed : messages.addFailed));
-    }
+    const saved = await runAction(() => save(id, input), {
+      done: id ? messages.updated : messages.added,
+      failed: id ? messages.updateFailed : messages.addFailed,
+    });
+    if (saved) close();
   };
   const onSubmit = (event: FormEvent<HTMLFormElement>) => form.handleSubmit(submit)(event);
   const onDelete = async (row: Row) => {
     if (!window.confirm(messages.confirmDelete)) return;
-    try {
-      await remove(row.id);
-      toastSuccess(messages.deleted);
-      if (editing !== 'new' && editing?.id === row.id) close();
-    } catch (error) {
-      toastError(failureText(error, messages.deleteFailed));
-    }
+    const removed = await runAction(() => remove(row.id), {
+      done: messages.deleted,
+      failed: messages.deleteFailed,
+    });
+    if (removed && editing !== 'new' && editing?.id === row.id) close();
   };
   return { editing, form, openAdd, openEdit, close, onSubmit, onDelete };
 }

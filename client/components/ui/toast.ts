@@ -1,4 +1,5 @@
-// The toast API in one import: toast(), toastError(), toastLoadError(), toastSuccess(), useToast(), <Toaster/>.
+// The toast API in one import: toast(), toastError(), toastLoadError(), toastSuccess(), useToast(),
+// runAction(), <Toaster/>.
 export {
   dismissToast,
   toast,
@@ -11,4 +12,5 @@ export {
   TOAST_REMOVE_DELAY,
   type ToastOptions,
 } from './use-toast.ts';
+export { runAction } from './run-action.ts';
 export { Toaster } from './toaster.tsx';

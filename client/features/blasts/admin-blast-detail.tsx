@@ -7,7 +7,7 @@ import { sentByEngine } from '#common/blast-rules.ts';
 import { NUMBER_STATUSES, type Blast, type NumberStatus } from '#common/blasts.ts';
 import { Badge, type BadgeProps } from '#client/components/ui/badge.tsx';
 import { Button } from '#client/components/ui/button.tsx';
-import { toast, toastError, toastSuccess } from '#client/components/ui/toast.ts';
+import { runAction, toast, toastSuccess } from '#client/components/ui/toast.ts';
 import { errorMessage } from '#client/lib/api-client.ts';
 import { cn } from '#client/lib/cn.ts';
 import { formatNumber } from '#client/lib/format.ts';
@@ -251,19 +251,22 @@ function ManualBlastDetail({ blast: initial, onClose }: { blast: Blast; onClose:
       toast({ title: 'Info', description: 'Tidak ada perubahan status untuk disimpan' });
       return;
     }
-    try {
-      const saved = await saveStatuses.mutateAsync({
-        id: blast.id,
-        changes: Object.fromEntries(changed),
-      });
-      setBlast((previous) => ({ ...previous, ...saved }));
-      edits.clear();
-      setEditing(false);
-      focusToggleAfterSave.current = true;
-      toastSuccess(`Status per nomor berhasil disimpan. ${changed.length} nomor diperbarui.`);
-    } catch (error) {
-      toastError(errorMessage(error, 'Gagal menyimpan status per nomor'));
-    }
+    await runAction(
+      async () => {
+        const saved = await saveStatuses.mutateAsync({
+          id: blast.id,
+          changes: Object.fromEntries(changed),
+        });
+        setBlast((previous) => ({ ...previous, ...saved }));
+        edits.clear();
+        setEditing(false);
+        focusToggleAfterSave.current = true;
+      },
+      {
+        done: `Status per nomor berhasil disimpan. ${changed.length} nomor diperbarui.`,
+        failed: (error) => errorMessage(error, 'Gagal menyimpan status per nomor'),
+      },
+    );
   };
   const onReset = () => {
     edits.clear();

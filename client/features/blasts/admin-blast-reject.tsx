@@ -1,8 +1,7 @@
 // The admin's reject confirmation for a pending blast: every point goes back to the client.
 import type { Blast } from '#common/blasts.ts';
 import { ConfirmDialog } from '#client/components/ui/confirm-dialog.tsx';
-import { toastError, toastSuccess } from '#client/components/ui/toast.ts';
-import { failureText } from '#client/lib/api-client.ts';
+import { runAction } from '#client/components/ui/toast.ts';
 import { formatNumber } from '#client/lib/format.ts';
 import { useRejectBlast } from './admin-api.ts';
 
@@ -18,15 +17,11 @@ export function RejectBlastDialog({
 
   const onReject = async () => {
     if (!blast) return;
-    try {
-      await reject.mutateAsync(blast.id);
-      toastSuccess(
-        `Blast request berhasil ditolak. ${formatNumber(blast.points_used)} poin dikembalikan ke ${blast.username}.`,
-      );
-      onClose();
-    } catch (error) {
-      toastError(failureText(error, 'Gagal menolak blast request'));
-    }
+    const rejected = await runAction(() => reject.mutateAsync(blast.id), {
+      done: `Blast request berhasil ditolak. ${formatNumber(blast.points_used)} poin dikembalikan ke ${blast.username}.`,
+      failed: 'Gagal menolak blast request',
+    });
+    if (rejected) onClose();
   };
 
   return (

@@ -21,8 +21,7 @@ import {
 } from '#client/components/ui/dialog.tsx';
 import { Input, Textarea } from '#client/components/ui/input.tsx';
 import { Field } from '#client/components/ui/label.tsx';
-import { toastError, toastSuccess } from '#client/components/ui/toast.ts';
-import { failureText } from '#client/lib/api-client.ts';
+import { runAction, toastError } from '#client/components/ui/toast.ts';
 import { viaForm } from '#client/lib/form-schema.ts';
 import { formatNumber } from '#client/lib/format.ts';
 import { useSubmitBlastResult } from './admin-api.ts';
@@ -155,16 +154,13 @@ export function AdminBlastResultDialog({ blast, onClose }: { blast: Blast; onClo
   const editing = blast.status === 'completed';
   const { form, invalid, allValid, sum, over, refund, canSubmit } = useResultForm(blast);
 
+  // The server refuses e.g. taking back a refund the client has already spent: the toast says why.
   const send = async (input: BlastResultInput) => {
-    try {
-      await submit.mutateAsync({ id: blast.id, input });
-      toastSuccess('Hasil blast berhasil disubmit');
-      onClose();
-    } catch (error) {
-      console.error(error);
-      // The server refuses e.g. taking back a refund the client has already spent: say why.
-      toastError(failureText(error, 'Gagal submit hasil blast'));
-    }
+    const sent = await runAction(() => submit.mutateAsync({ id: blast.id, input }), {
+      done: 'Hasil blast berhasil disubmit',
+      failed: 'Gagal submit hasil blast',
+    });
+    if (sent) onClose();
   };
   const onSubmit = form.handleSubmit(send, (errors) =>
     toastError(Object.values(errors)[0]?.message ?? 'Gagal submit hasil blast'),

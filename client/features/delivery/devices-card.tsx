@@ -12,7 +12,7 @@ import { Button } from '#client/components/ui/button.tsx';
 import { IconCard } from '#client/components/ui/card.tsx';
 import { ConfirmDialog } from '#client/components/ui/confirm-dialog.tsx';
 import { TextField } from '#client/components/ui/text-field.tsx';
-import { toastError, toastSuccess } from '#client/components/ui/toast.ts';
+import { runAction } from '#client/components/ui/toast.ts';
 import { failureText } from '#client/lib/api-client.ts';
 import {
   useAddDevice,
@@ -76,14 +76,11 @@ function useDeviceActions(session: string) {
   const action = useDeviceAction();
   const [confirm, setConfirm] = useState<ConfirmedAction | null>(null);
   const run = async (name: DeviceActionName) => {
-    try {
-      await action.mutateAsync({ session, action: name });
-      toastSuccess(DONE[name]);
-    } catch (error) {
-      toastError(failureText(error, 'Aksi perangkat gagal'));
-    } finally {
-      setConfirm(null);
-    }
+    await runAction(() => action.mutateAsync({ session, action: name }), {
+      done: DONE[name],
+      failed: 'Aksi perangkat gagal',
+    });
+    setConfirm(null);
   };
   return { run, busy: action.isPending, confirm, setConfirm };
 }
@@ -209,13 +206,11 @@ function AddDevice() {
   const [session, setSession] = useState('');
   const submit = async (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault();
-    try {
-      await add.mutateAsync(session.trim());
-      setSession('');
-      toastSuccess('Perangkat ditambahkan: tampilkan QR lalu pindai dari ponsel');
-    } catch (error) {
-      toastError(failureText(error, 'Gagal menambah perangkat'));
-    }
+    const added = await runAction(() => add.mutateAsync(session.trim()), {
+      done: 'Perangkat ditambahkan: tampilkan QR lalu pindai dari ponsel',
+      failed: 'Gagal menambah perangkat',
+    });
+    if (added) setSession('');
   };
   return (
     <form

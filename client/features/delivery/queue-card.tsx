@@ -15,8 +15,7 @@ import {
   CardTitle,
 } from '#client/components/ui/card.tsx';
 import { RecordView } from '#client/components/ui/record-view.tsx';
-import { toastError, toastSuccess } from '#client/components/ui/toast.ts';
-import { failureText } from '#client/lib/api-client.ts';
+import { runAction } from '#client/components/ui/toast.ts';
 import { cn } from '#client/lib/cn.ts';
 import { formatDateTime, formatNumber } from '#client/lib/format.ts';
 import { QueueFailures } from './queue-failures.tsx';
@@ -33,14 +32,11 @@ const ENGINE_LOOK: Record<EngineState, { label: string; variant: BadgeProps['var
 
 function ResumeButton() {
   const resume = useResumeEngine();
-  const run = async () => {
-    try {
-      await resume.mutateAsync();
-      toastSuccess('Pengiriman dilanjutkan');
-    } catch (error) {
-      toastError(failureText(error, 'Gagal melanjutkan pengiriman'));
-    }
-  };
+  const run = () =>
+    runAction(() => resume.mutateAsync(), {
+      done: 'Pengiriman dilanjutkan',
+      failed: 'Gagal melanjutkan pengiriman',
+    });
   return (
     <Button size="sm" className="w-fit" loading={resume.isPending} onClick={() => void run()}>
       {!resume.isPending && <Play aria-hidden />}

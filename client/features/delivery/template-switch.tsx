@@ -2,24 +2,18 @@
 // to clients; an offered one can always be switched off.
 import { APPROVED, type Template } from '#common/templates.ts';
 import { Switch } from '#client/components/ui/switch.tsx';
-import { toastError, toastSuccess } from '#client/components/ui/toast.ts';
-import { failureText } from '#client/lib/api-client.ts';
+import { runAction } from '#client/components/ui/toast.ts';
 import { useSetTemplateEnabled } from './templates-api.ts';
 
 export function TemplateSwitch({ template }: { template: Template }) {
   const save = useSetTemplateEnabled();
-  const change = async (enabled: boolean) => {
-    try {
-      await save.mutateAsync({ id: template.id, enabled });
-      toastSuccess(
-        enabled
-          ? `Template ${template.name} diaktifkan untuk klien`
-          : `Template ${template.name} dinonaktifkan`,
-      );
-    } catch (error) {
-      toastError(failureText(error, 'Gagal mengubah template'));
-    }
-  };
+  const change = (enabled: boolean) =>
+    runAction(() => save.mutateAsync({ id: template.id, enabled }), {
+      done: enabled
+        ? `Template ${template.name} diaktifkan untuk klien`
+        : `Template ${template.name} dinonaktifkan`,
+      failed: 'Gagal mengubah template',
+    });
   const offerable = template.status === APPROVED && template.unsupported === null;
   return (
     <Switch

@@ -11,8 +11,7 @@ import {
   CardTitle,
 } from '#client/components/ui/card.tsx';
 import { DataTable, type DataTableColumn } from '#client/components/ui/data-table.tsx';
-import { toastError, toastSuccess } from '#client/components/ui/toast.ts';
-import { failureText } from '#client/lib/api-client.ts';
+import { runAction } from '#client/components/ui/toast.ts';
 import { TemplateStatusBadge } from './template-status-badge.tsx';
 import { TemplateSwitch } from './template-switch.tsx';
 import { useAdminTemplates, useSyncTemplates } from './templates-api.ts';
@@ -46,14 +45,11 @@ const COLUMNS: DataTableColumn<Template>[] = [
 
 function SyncButton() {
   const sync = useSyncTemplates();
-  const run = async () => {
-    try {
-      await sync.mutateAsync();
-      toastSuccess('Template berhasil disinkronkan');
-    } catch (error) {
-      toastError(failureText(error, 'Gagal menyinkronkan template'));
-    }
-  };
+  const run = () =>
+    runAction(() => sync.mutateAsync(), {
+      done: 'Template berhasil disinkronkan',
+      failed: 'Gagal menyinkronkan template',
+    });
   return (
     <Button variant="outline" loading={sync.isPending} onClick={() => void run()}>
       {!sync.isPending && <RefreshCw aria-hidden />}

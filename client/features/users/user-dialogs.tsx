@@ -25,7 +25,7 @@ import { Label } from '#client/components/ui/label.tsx';
 import { PasswordField } from '#client/components/ui/password-field.tsx';
 import { Switch } from '#client/components/ui/switch.tsx';
 import { TextField } from '#client/components/ui/text-field.tsx';
-import { toastError, toastSuccess } from '#client/components/ui/toast.ts';
+import { runAction, toastError, toastSuccess } from '#client/components/ui/toast.ts';
 import { errorMessage } from '#client/lib/api-client.ts';
 import { viaForm } from '#client/lib/form-schema.ts';
 import { useChangeUserPassword, useCreateUser, useLiftSignInBlock, useUpdateUser } from './api.ts';
@@ -56,18 +56,15 @@ export function CreateUserDialog({ open, onOpenChange, role = 'client' }: Create
   };
 
   const onSubmit = form.handleSubmit(async (input) => {
-    try {
-      await create.mutateAsync({ ...input, role });
-      toastSuccess(
-        admin
-          ? `Super administrator ${input.username} berhasil ditambahkan`
-          : 'Klien baru berhasil ditambahkan',
-      );
-      form.reset();
-      onOpenChange(false);
-    } catch (error) {
-      toastError(errorMessage(error, 'Gagal membuat user'));
-    }
+    const created = await runAction(() => create.mutateAsync({ ...input, role }), {
+      done: admin
+        ? `Super administrator ${input.username} berhasil ditambahkan`
+        : 'Klien baru berhasil ditambahkan',
+      failed: (error) => errorMessage(error, 'Gagal membuat user'),
+    });
+    if (!created) return;
+    form.reset();
+    onOpenChange(false);
   });
 
   return (
@@ -123,13 +120,14 @@ export function EditUserDialog({ user, onClose }: { user: User; onClose: () => v
   });
 
   const onSubmit = form.handleSubmit(async (input) => {
-    try {
-      await update.mutateAsync({ id: user.id, input: { ...input, expected_points: user.points } });
-      toastSuccess('Data klien berhasil diperbarui');
-      onClose();
-    } catch (error) {
-      toastError(errorMessage(error, 'Gagal update user'));
-    }
+    const updated = await runAction(
+      () => update.mutateAsync({ id: user.id, input: { ...input, expected_points: user.points } }),
+      {
+        done: 'Data klien berhasil diperbarui',
+        failed: (error) => errorMessage(error, 'Gagal update user'),
+      },
+    );
+    if (updated) onClose();
   });
 
   return (
@@ -166,14 +164,13 @@ export function PasswordDialog({ user, onClose }: { user: User; onClose: () => v
   const error = form.formState.errors.new_password?.message;
 
   const onSubmit = form.handleSubmit(async (input) => {
-    try {
-      await change.mutateAsync({ id: user.id, input });
-      toastSuccess('Password klien berhasil diperbarui');
-      form.reset({ new_password: '' });
-      onClose();
-    } catch (failure) {
-      toastError(errorMessage(failure, 'Gagal update password'));
-    }
+    const changed = await runAction(() => change.mutateAsync({ id: user.id, input }), {
+      done: 'Password klien berhasil diperbarui',
+      failed: (error) => errorMessage(error, 'Gagal update password'),
+    });
+    if (!changed) return;
+    form.reset({ new_password: '' });
+    onClose();
   });
 
   return (

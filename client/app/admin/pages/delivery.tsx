@@ -18,7 +18,7 @@ import {
 } from '#client/components/ui/card.tsx';
 import { PageHeader } from '#client/components/ui/page-header.tsx';
 import { RecordView } from '#client/components/ui/record-view.tsx';
-import { toastError, toastSuccess } from '#client/components/ui/toast.ts';
+import { runAction } from '#client/components/ui/toast.ts';
 import {
   useAdminDelivery,
   useSaveDelivery,
@@ -34,7 +34,6 @@ import {
 } from '#client/features/delivery/delivery-form.ts';
 import { QueueCard } from '#client/features/delivery/queue-card.tsx';
 import { TemplatesCard } from '#client/features/delivery/templates-card.tsx';
-import { failureText } from '#client/lib/api-client.ts';
 import { useLoadErrorToast } from '#client/app/admin/feedback.ts';
 
 const MODES = [
@@ -111,24 +110,21 @@ function DeliveryFormView({ settings }: { settings: DeliverySettings }) {
   const dirty = form.formState.isDirty;
   const gateway = useWatch({ control: form.control, name: 'mode' }) === 'gateway';
 
-  const submit = form.handleSubmit(async (values) => {
-    try {
-      const saved = await save.mutateAsync(values);
-      form.reset(deliveryFormValues(saved));
-      test.reset();
-      toastSuccess('Pengaturan pengiriman berhasil disimpan');
-    } catch (error) {
-      toastError(failureText(error, 'Gagal menyimpan pengaturan pengiriman'));
-    }
-  });
+  const submit = form.handleSubmit((values) =>
+    runAction(
+      async () => {
+        const saved = await save.mutateAsync(values);
+        form.reset(deliveryFormValues(saved));
+        test.reset();
+      },
+      {
+        done: 'Pengaturan pengiriman berhasil disimpan',
+        failed: 'Gagal menyimpan pengaturan pengiriman',
+      },
+    ),
+  );
   const onSubmit = (event: FormEvent<HTMLFormElement>) => submit(event);
-  const runTest = async () => {
-    try {
-      await test.mutateAsync();
-    } catch (error) {
-      toastError(failureText(error, 'Gagal menguji koneksi'));
-    }
-  };
+  const runTest = () => runAction(() => test.mutateAsync(), { failed: 'Gagal menguji koneksi' });
 
   return (
     <form onSubmit={onSubmit} noValidate aria-label="Pengaturan pengiriman" className="grid gap-6">

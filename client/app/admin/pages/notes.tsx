@@ -27,7 +27,7 @@ import { Input, Textarea } from '#client/components/ui/input.tsx';
 import { RowEditActions } from '#client/components/ui/inline-editor.tsx';
 import { Field } from '#client/components/ui/label.tsx';
 import { PageHeader } from '#client/components/ui/page-header.tsx';
-import { toastError, toastSuccess } from '#client/components/ui/toast.ts';
+import { runAction, toastError } from '#client/components/ui/toast.ts';
 import {
   useCreateNote,
   useDeleteNote,
@@ -65,18 +65,15 @@ function NoteDialog({ mode, open, onOpenChange }: NoteDialogProps) {
   const busy = create.isPending || update.isPending;
 
   const submit = async (input: NoteInput) => {
-    try {
-      if (editing) {
-        await update.mutateAsync({ id: mode.id, input });
-        toastSuccess('Catatan berhasil diperbarui');
-      } else {
-        await create.mutateAsync(input);
-        toastSuccess('Catatan berhasil dibuat');
-      }
-      onOpenChange(false);
-    } catch (error) {
-      toastError(errorMessage(error, editing ? 'Gagal update catatan' : 'Gagal membuat catatan'));
-    }
+    const saved = await runAction(
+      () => (editing ? update.mutateAsync({ id: mode.id, input }) : create.mutateAsync(input)),
+      {
+        done: editing ? 'Catatan berhasil diperbarui' : 'Catatan berhasil dibuat',
+        failed: (error) =>
+          errorMessage(error, editing ? 'Gagal update catatan' : 'Gagal membuat catatan'),
+      },
+    );
+    if (saved) onOpenChange(false);
   };
   const refused = (found: FieldErrors<NoteInput>) =>
     toastError(found.title?.message ?? found.content?.message ?? NOTE_REQUIRED_MESSAGE);
@@ -185,13 +182,11 @@ export default function AdminNotesPage() {
 
   const onDelete = async () => {
     if (!deleting) return;
-    try {
-      await remove.mutateAsync(deleting.id);
-      toastSuccess(`Catatan "${deleting.title}" berhasil dihapus`);
-      setDeleting(null);
-    } catch (error) {
-      toastError(errorMessage(error, 'Gagal hapus catatan'));
-    }
+    const removed = await runAction(() => remove.mutateAsync(deleting.id), {
+      done: `Catatan "${deleting.title}" berhasil dihapus`,
+      failed: (error) => errorMessage(error, 'Gagal hapus catatan'),
+    });
+    if (removed) setDeleting(null);
   };
 
   return (

@@ -10,14 +10,13 @@ import { EmptyState } from '#client/components/ui/empty-state.tsx';
 import { PageHeader } from '#client/components/ui/page-header.tsx';
 import { PagedTable } from '#client/components/ui/paged-table.tsx';
 import { StatGrid } from '#client/components/ui/stat-card.tsx';
-import { toastError, toastSuccess } from '#client/components/ui/toast.ts';
+import { runAction } from '#client/components/ui/toast.ts';
 import {
   POINT_REQUESTS_PAGE_SIZE,
   useAdminPointRequests,
   useDecidePointRequest,
 } from '#client/features/points/admin-api.ts';
 import { formatFigure, formatNumber, formatRupiah } from '#client/lib/format.ts';
-import { failureText } from '#client/lib/api-client.ts';
 import { useLoadErrorToast } from '#client/app/admin/feedback.ts';
 import { compact, DateTimeCell, UserCell } from '#client/app/admin/table-cells.tsx';
 import { useClampedPage } from '#client/app/admin/use-clamped-page.ts';
@@ -196,21 +195,12 @@ export default function AdminPointRequestsPage() {
   // Approve and Reject ask first: the decision is final and approval credits the points.
   const [pending, setPending] = useState<Decision | null>(null);
   const onDecide = async ({ request, action }: Decision) => {
-    try {
-      await decide.mutateAsync({ id: request.id, action });
-      toastSuccess(
-        action === 'approve' ? 'Request poin berhasil diapprove' : 'Request poin berhasil direject',
-      );
-    } catch (error) {
-      toastError(
-        failureText(
-          error,
-          action === 'approve' ? 'Gagal approve request poin' : 'Gagal reject request poin',
-        ),
-      );
-    } finally {
-      setPending(null);
-    }
+    const approve = action === 'approve';
+    await runAction(() => decide.mutateAsync({ id: request.id, action }), {
+      done: approve ? 'Request poin berhasil diapprove' : 'Request poin berhasil direject',
+      failed: approve ? 'Gagal approve request poin' : 'Gagal reject request poin',
+    });
+    setPending(null);
   };
 
   return (

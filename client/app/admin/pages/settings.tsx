@@ -18,11 +18,10 @@ import { PageHeader } from '#client/components/ui/page-header.tsx';
 import { RecordView } from '#client/components/ui/record-view.tsx';
 import { Switch } from '#client/components/ui/switch.tsx';
 import { TextField } from '#client/components/ui/text-field.tsx';
-import { toastError, toastSuccess } from '#client/components/ui/toast.ts';
+import { runAction } from '#client/components/ui/toast.ts';
 import { useAdminSettings, useSaveSettings } from '#client/features/settings/admin-api.ts';
 import { ClientPreview } from '#client/features/settings/client-preview.tsx';
 import { QrFileField, useQrFile, type QrFile } from '#client/features/settings/qr-file.tsx';
-import { failureText } from '#client/lib/api-client.ts';
 import { useLoadErrorToast } from '#client/app/admin/feedback.ts';
 
 const PaymentFormSchema = SettingsInputSchema.pick({
@@ -146,18 +145,17 @@ function SettingsForm({ settings }: { settings: Settings }) {
   const live = useWatch({ control: form.control });
   const qr = useQrFile();
 
-  const submit = async (values: PaymentValues) => {
-    try {
-      const { barcode_url, qr_code_file, qr_data_url } = settings;
-      const input = { ...values, barcode_url, qr_code_file, qr_data_url };
-      const saved = await save.mutateAsync({ input, file: qr.file });
-      form.reset(formValues(saved));
-      qr.clear();
-      toastSuccess('Pengaturan berhasil disimpan');
-    } catch (error) {
-      toastError(failureText(error, 'Gagal menyimpan pengaturan'));
-    }
-  };
+  const submit = (values: PaymentValues) =>
+    runAction(
+      async () => {
+        const { barcode_url, qr_code_file, qr_data_url } = settings;
+        const input = { ...values, barcode_url, qr_code_file, qr_data_url };
+        const saved = await save.mutateAsync({ input, file: qr.file });
+        form.reset(formValues(saved));
+        qr.clear();
+      },
+      { done: 'Pengaturan berhasil disimpan', failed: 'Gagal menyimpan pengaturan' },
+    );
   const onSubmit = (event: FormEvent<HTMLFormElement>) => form.handleSubmit(submit)(event);
 
   return (

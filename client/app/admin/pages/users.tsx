@@ -21,7 +21,7 @@ import { EmptyState } from '#client/components/ui/empty-state.tsx';
 import { PageHeader } from '#client/components/ui/page-header.tsx';
 import { PagedTable } from '#client/components/ui/paged-table.tsx';
 import { StatGrid } from '#client/components/ui/stat-card.tsx';
-import { toastError, toastSuccess } from '#client/components/ui/toast.ts';
+import { runAction } from '#client/components/ui/toast.ts';
 import { useDeleteUser, USERS_PAGE_SIZE, useUsers } from '#client/features/users/api.ts';
 import {
   CreateUserDialog,
@@ -211,13 +211,11 @@ export default function AdminUsersPage() {
 
   const onDelete = async () => {
     if (!deleting) return;
-    try {
-      await remove.mutateAsync(deleting.id);
-      toastSuccess(`Klien ${deleting.username} berhasil dihapus`);
-      setDeleting(null);
-    } catch (error) {
-      toastError(errorMessage(error, 'Gagal hapus user'));
-    }
+    const removed = await runAction(() => remove.mutateAsync(deleting.id), {
+      done: `Klien ${deleting.username} berhasil dihapus`,
+      failed: (error) => errorMessage(error, 'Gagal hapus user'),
+    });
+    if (removed) setDeleting(null);
   };
 
   return (
