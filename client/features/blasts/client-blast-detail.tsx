@@ -18,7 +18,7 @@ import {
 } from '#client/components/ui/dialog.tsx';
 import { Alert } from '#client/components/ui/alert.tsx';
 import { PageSpinner } from '#client/components/ui/spinner.tsx';
-import { toastError, toastSuccess } from '#client/components/ui/toast.ts';
+import { runAction } from '#client/components/ui/toast.ts';
 import { errorMessage } from '#client/lib/api-client.ts';
 import { cn } from '#client/lib/cn.ts';
 import { formatDateTime, formatNumber, percentDone } from '#client/lib/format.ts';
@@ -206,16 +206,12 @@ function CancelBlastFooter({ blast }: { blast: Blast }) {
   const total = blast.total_numbers;
 
   const confirmCancel = async () => {
-    try {
-      const cancelled = await cancel.mutateAsync(blast.id);
-      toastSuccess(
+    await runAction(() => cancel.mutateAsync(blast.id), {
+      done: (cancelled) =>
         `Blast berhasil dibatalkan. ${formatNumber(cancelled.refund_points)} poin dikembalikan.`,
-      );
-    } catch (failure) {
-      toastError(errorMessage(failure, 'Gagal membatalkan blast'));
-    } finally {
-      setConfirming(false);
-    }
+      failed: (error) => errorMessage(error, 'Gagal membatalkan blast'),
+    });
+    setConfirming(false);
   };
 
   return (

@@ -25,7 +25,7 @@ import { Label } from '#client/components/ui/label.tsx';
 import { PasswordField } from '#client/components/ui/password-field.tsx';
 import { Switch } from '#client/components/ui/switch.tsx';
 import { TextField } from '#client/components/ui/text-field.tsx';
-import { runAction, toastError, toastSuccess } from '#client/components/ui/toast.ts';
+import { runAction } from '#client/components/ui/toast.ts';
 import { errorMessage } from '#client/lib/api-client.ts';
 import { viaForm } from '#client/lib/form-schema.ts';
 import { useChangeUserPassword, useCreateUser, useLiftSignInBlock, useUpdateUser } from './api.ts';
@@ -317,14 +317,11 @@ function UserSummary({ user }: { user: User }) {
 /** Ends the wait a client gets after several wrong passwords. */
 function SignInBlock({ userId }: { userId: User['id'] }) {
   const lift = useLiftSignInBlock();
-  const onLift = async () => {
-    try {
-      const answer = await lift.mutateAsync(userId);
-      toastSuccess(answer.detail);
-    } catch (failure) {
-      toastError(errorMessage(failure, 'Gagal membuka blokir masuk'));
-    }
-  };
+  const onLift = () =>
+    runAction(() => lift.mutateAsync(userId), {
+      done: (answer) => answer.detail,
+      failed: (error) => errorMessage(error, 'Gagal membuka blokir masuk'),
+    });
   return (
     <div className="grid gap-2 rounded-lg border p-3 text-sm" data-sign-in-block="">
       <p className="text-muted-foreground">
