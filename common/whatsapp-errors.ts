@@ -60,6 +60,16 @@ const CODES: Record<number, ErrorMeaning> = {
     meaning: 'Template tidak ada atau belum disetujui untuk bahasa ini',
     reason: 'Template pesan tidak tersedia',
   },
+  132015: {
+    handling: 'failed',
+    meaning: 'Template dijeda Meta karena kualitasnya rendah',
+    reason: 'Template pesan sedang dijeda WhatsApp',
+  },
+  132016: {
+    handling: 'failed',
+    meaning: 'Template dinonaktifkan Meta karena berulang kali dijeda',
+    reason: 'Template pesan dinonaktifkan WhatsApp',
+  },
   132012: {
     handling: 'failed',
     meaning: 'Format parameter template tidak sesuai',

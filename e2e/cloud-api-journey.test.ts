@@ -4,6 +4,8 @@
 // an image to six numbers and watches its detail, without a reload, as the numbers turn Terkirim,
 // Diterima, Dibaca and Gagal with their reasons; the refund of the two failures shows in History
 // Poin. The double's own records say the image went up once and every number got one message.
+// Then Meta pauses the template: 'Pengiriman' shows it paused and the client is no longer offered
+// it, until Meta approves it again.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { WEBHOOK_PATH } from '#common/delivery.ts';
 import { errorMeaning } from '#common/whatsapp-errors.ts';
@@ -321,5 +323,48 @@ describe('a Cloud API blast from setup to refund', () => {
     expect(Math.max(...times) - Math.min(...times)).toBeGreaterThanOrEqual(2_000);
     // Every status webhook was taken (signed right, answered 200).
     expect(whatsapp.webhooks.every((w) => w.status === 200)).toBe(true);
+  });
+
+  it('Meta pauses the template: the admin sees it paused and the client is not offered it', async () => {
+    whatsapp.changeTemplate(PROMO.id, 'PAUSED');
+    await whatsapp.settled();
+    const admin = await adminPage(e2e, '/delivery');
+    const row = admin
+      .getByRole('table', { name: 'Template pesan' })
+      .getByRole('row')
+      .filter({ hasText: 'promo_bulanan' });
+    // The engine applies the kept webhook within its step; the table is read when the page opens.
+    await expect
+      .poll(async () => {
+        await admin.reload();
+        return row.textContent();
+      })
+      .toContain('Dijeda');
+    expect(
+      await row
+        .getByRole('switch', { name: 'Aktifkan template promo_bulanan' })
+        .getAttribute('aria-checked'),
+    ).toBe('true');
+    await shot(admin, 'cloud-api-journey-template-paused');
+    await admin.context().close();
+
+    const page = clientPage;
+    await page
+      .getByRole('navigation', { name: 'Menu klien' })
+      .getByRole('link', { name: 'Form Blast' })
+      .click();
+    const none = page.getByText('Belum ada template pesan yang dapat dipakai. Hubungi admin.');
+    await none.waitFor();
+
+    whatsapp.changeTemplate(PROMO.id, 'APPROVED');
+    await whatsapp.settled();
+    await expect
+      .poll(async () => {
+        await page.reload();
+        const form = page.getByRole('combobox', { name: 'Template Pesan' });
+        await form.or(none).waitFor();
+        return form.count();
+      })
+      .toBe(1);
   });
 });

@@ -3,6 +3,7 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import { afterEach, describe, expect, it } from 'vitest';
 import { startLocalCloudApi, type LocalCloudApi, type LocalCloudApiOptions } from './server.ts';
+import { DEFAULT_TEMPLATES } from './templates.ts';
 import { billSend, graph, send, startReceiver, type Receiver } from './test-helpers.ts';
 
 let api: LocalCloudApi | undefined;
@@ -367,6 +368,58 @@ describe('webhooks', () => {
         interactive: { type: 'button_reply', button_reply: { id: 'unsub', title: 'UNSUB' } },
       },
     ]);
+  });
+
+  it('changes a template as Meta does: its status webhook, the list, and sends refused', async () => {
+    const { api, receiver } = await start({ templates: structuredClone(DEFAULT_TEMPLATES) });
+    const tagihan = DEFAULT_TEMPLATES.find((t) => t.name === 'pengingat_tagihan')!;
+    // The control a person uses from the command line.
+    const control = (event: string) =>
+      fetch(`${api.url}/_local/templates/${tagihan.id}/status`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ event }),
+      });
+    expect((await control('HILANG')).status).toBe(400);
+    expect((await control('PAUSED')).status).toBe(200);
+    await api.settled();
+    const hook = receiver.received[0]!;
+    expect(String(hook.headers['x-hub-signature-256'])).toBe(
+      `sha256=${createHmac('sha256', api.options.appSecret).update(hook.raw).digest('hex')}`,
+    );
+    expect(hook.json.entry[0]).toMatchObject({
+      id: api.options.businessAccountId,
+      time: expect.any(Number),
+      changes: [
+        {
+          field: 'message_template_status_update',
+          value: {
+            event: 'PAUSED',
+            message_template_id: Number(tagihan.id),
+            message_template_name: 'pengingat_tagihan',
+            message_template_language: 'id',
+            reason: 'NONE',
+            message_template_category: 'UTILITY',
+          },
+        },
+      ],
+    });
+    const listed = await graph(
+      api,
+      'GET',
+      `/v23.0/${api.options.businessAccountId}/message_templates?name=pengingat_tagihan`,
+    );
+    expect(listed.body.data[0].status).toBe('PAUSED');
+    expect(DEFAULT_TEMPLATES.find((t) => t.id === tagihan.id)!.status).toBe('APPROVED');
+    const send = () =>
+      graph(api, 'POST', `/v23.0/${api.options.phoneNumberId}/messages`, {
+        json: billSend('6281211112222'),
+      });
+    expect((await send()).body.error.code).toBe(132015);
+    api.changeTemplate(tagihan.id, 'DISABLED');
+    expect((await send()).body.error.code).toBe(132016);
+    api.changeTemplate(tagihan.id, 'APPROVED');
+    expect((await send()).status).toBe(200);
   });
 
   it('retries a receiver that fails, with the same bytes, until it takes the webhook', async () => {

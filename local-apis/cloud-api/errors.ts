@@ -99,6 +99,17 @@ export const ERROR_CODES: Record<number, ErrorCodeInfo> = {
     details: 'The template does not exist in the specified language or is not approved',
     httpStatus: 404,
   },
+  132015: {
+    title: 'Template is Paused',
+    details: 'Template is paused due to low quality so it cannot be sent in a template message.',
+    httpStatus: 400,
+  },
+  132016: {
+    title: 'Template is Disabled',
+    details:
+      'Template has been paused too many times due to low quality and is now permanently disabled.',
+    httpStatus: 400,
+  },
   132012: {
     title: 'Parameter format does not match format in the created template',
     details: 'Variable parameter values formatted incorrectly',

@@ -24,7 +24,12 @@ import {
   handleTemplates,
 } from './read-routes.ts';
 import { handleSend } from './send-route.ts';
-import { DEFAULT_TEMPLATES } from './templates.ts';
+import {
+  DEFAULT_TEMPLATES,
+  TEMPLATE_EVENTS,
+  templateStatusWebhook,
+  type TemplateEvent,
+} from './templates.ts';
 import { verifyWebhook, WebhookSender, type WebhookDelivery } from './webhooks.ts';
 
 export type {
@@ -58,6 +63,11 @@ export interface LocalCloudApi {
    * like the others; `settled()` waits for it). Answers the body posted.
    */
   receive(from: string, content: IncomingContent): unknown;
+  /**
+   * Meta changes a template's status: the template list answers it from now on, and its template
+   * status webhook is posted (retried like the others). Answers the body posted.
+   */
+  changeTemplate(id: string, event: TemplateEvent): unknown;
   /** The GET handshake against the webhook URL: true when the challenge came back. */
   verifyWebhook(url?: string): Promise<boolean>;
   close(): Promise<void>;
@@ -112,6 +122,7 @@ export async function startLocalCloudApi(
       ctx.webhooks.schedule(payload, 0);
       return payload;
     },
+    changeTemplate: (id, event) => changeTemplate(ctx, id, event),
     verifyWebhook: (url) => verifyWebhook(url ?? options.webhookUrl ?? '', options.verifyToken),
     close: async () => {
       ctx.webhooks.close();
@@ -128,7 +139,7 @@ function buildApp(ctx: DoubleContext): FastifyInstance {
   app.addHook('preHandler', async (request, reply) => {
     const entry = ctx.logEntries.get(request.raw);
     if (entry && request.body !== undefined) entry.body = request.body;
-    const problem = tokenProblem(ctx, request);
+    const problem = request.url.startsWith('/_local/') ? undefined : tokenProblem(ctx, request);
     if (problem) return sendError(reply, problem);
     const version = (request.params as { version?: string }).version;
     if (version !== undefined && !VERSION.test(version)) {
@@ -156,10 +167,35 @@ function buildApp(ctx: DoubleContext): FastifyInstance {
   app.post('/:version/:id/media', (request: Parameters<typeof handleMediaUpload>[1], reply) =>
     handleMediaUpload(ctx, request, reply),
   );
+  // The double's own control, for a person trying Sebar: Meta changes a template's status.
+  app.post(
+    '/_local/templates/:id/status',
+    (request: FastifyRequest<{ Params: { id: string }; Body: { event?: string } }>, reply) => {
+      const event = request.body?.event ?? '';
+      if (!(event in TEMPLATE_EVENTS)) {
+        return reply.status(400).send({ error: `event: one of ${Object.keys(TEMPLATE_EVENTS)}` });
+      }
+      if (!ctx.options.templates.some((t) => t.id === request.params.id)) {
+        return reply.status(404).send({ error: `no template ${request.params.id}` });
+      }
+      return reply.send(changeTemplate(ctx, request.params.id, event as TemplateEvent));
+    },
+  );
   app.get('/media-download/:id', (request: Parameters<typeof handleMediaDownload>[1], reply) =>
     handleMediaDownload(ctx, request, reply),
   );
   return app;
+}
+
+/** Sets the template's status as `event` leaves it (in a new list: the fixtures stay as they are). */
+function changeTemplate(ctx: DoubleContext, id: string, event: TemplateEvent): unknown {
+  const template = ctx.options.templates.find((t) => t.id === id);
+  if (!template) throw new Error(`no template ${id}`);
+  const changed = { ...template, status: TEMPLATE_EVENTS[event] };
+  ctx.options.templates = ctx.options.templates.map((t) => (t.id === id ? changed : t));
+  const payload = templateStatusWebhook(ctx.options.businessAccountId, changed, event);
+  ctx.webhooks.schedule(payload, 0);
+  return payload;
 }
 
 function logRequest(ctx: DoubleContext, request: FastifyRequest): void {

@@ -16,6 +16,13 @@ export function checkTemplateSend(
 ): TemplateCheck {
   const { name, language } = request.template;
   const template = templates.find((t) => t.name === name && t.language === language.code);
+  // Meta names a paused or disabled template's state; any other unapproved one does not exist.
+  if (template?.status === 'PAUSED') {
+    return { ok: false, error: graphError(132015, `template name (${name}) is paused`) };
+  }
+  if (template?.status === 'DISABLED') {
+    return { ok: false, error: graphError(132016, `template name (${name}) is disabled`) };
+  }
   if (!template || template.status !== 'APPROVED') {
     const details = `template name (${name}) does not exist in ${language.code}`;
     return { ok: false, error: graphError(132001, details) };

@@ -169,6 +169,52 @@ export const UNSENDABLE_TEMPLATES: MessageTemplate[] = [
   },
 ];
 
+/**
+ * The template status webhook's events the double posts, and the status each leaves the template
+ * in (a FLAGGED template stays approved; Meta warns before it pauses).
+ */
+export const TEMPLATE_EVENTS = {
+  APPROVED: 'APPROVED',
+  PENDING: 'PENDING',
+  REJECTED: 'REJECTED',
+  PAUSED: 'PAUSED',
+  DISABLED: 'DISABLED',
+  FLAGGED: 'APPROVED',
+} as const satisfies Record<string, TemplateStatus>;
+export type TemplateEvent = keyof typeof TEMPLATE_EVENTS;
+
+/** The `message_template_status_update` webhook body of the business account for one event. */
+export function templateStatusWebhook(
+  businessAccountId: string,
+  template: MessageTemplate,
+  event: TemplateEvent,
+  now = Date.now(),
+) {
+  return {
+    object: 'whatsapp_business_account',
+    entry: [
+      {
+        id: businessAccountId,
+        time: Math.floor(now / 1000),
+        changes: [
+          {
+            value: {
+              event,
+              message_template_id: Number(template.id),
+              message_template_name: template.name,
+              message_template_language: template.language,
+              reason:
+                event === 'REJECTED' ? (template.rejected_reason ?? 'INVALID_FORMAT') : 'NONE',
+              message_template_category: template.category,
+            },
+            field: 'message_template_status_update',
+          },
+        ],
+      },
+    ],
+  };
+}
+
 /** The distinct placeholders of a text, in order of first appearance: `1`, `2` or `nama`. */
 export function placeholders(text: string | undefined): string[] {
   if (!text) return [];

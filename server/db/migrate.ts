@@ -16,6 +16,7 @@ import * as gateway from './migrations/015-gateway.ts';
 import * as webhookEventsBySource from './migrations/016-webhook-events-by-source.ts';
 import * as webhookEventsDue from './migrations/017-webhook-events-due.ts';
 import * as sendSlots from './migrations/018-send-slots.ts';
+import * as templateStatusTime from './migrations/019-template-status-time.ts';
 
 /** A migration gets its engine for the few changes only one of them needs. */
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
@@ -38,6 +39,7 @@ export const MIGRATIONS: [string, Migration][] = [
   ['016-webhook-events-by-source', webhookEventsBySource],
   ['017-webhook-events-due', webhookEventsDue],
   ['018-send-slots', sendSlots],
+  ['019-template-status-time', templateStatusTime],
 ];
 
 /** Applies `migrations` (all of them unless a test asks for the first few). */

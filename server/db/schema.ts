@@ -212,7 +212,8 @@ export interface WhatsappTemplatesTable {
   /** Meta's components, JSON. */
   components: string;
   enabled: number;
-  synced_at: string;
+  /** When the status was last known: the sync's time, or a status webhook's (migration 019). */
+  status_at: string;
 }
 
 /** Signed webhook deliveries as they came in, kept before they are answered (migration 011). */

@@ -71,7 +71,7 @@ export function CloudApiCard({
         id="cloud-webhook-url"
         label="Callback URL Webhook"
         path={WEBHOOK_PATH}
-        hint="Masukkan di Meta (WhatsApp > Configuration) bersama Verify Token di atas, lalu langganan field messages."
+        hint="Masukkan di Meta (WhatsApp > Configuration) bersama Verify Token di atas, lalu berlangganan field messages dan message_template_status_update."
       />
     </IconCard>
   );

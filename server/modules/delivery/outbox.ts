@@ -20,6 +20,7 @@ import type {
 import { forUpdate, transact, type Tx } from '#server/db/transaction.ts';
 import { groupBy, lockBlast, settleDelivery } from '#server/modules/blasts/blasts.service.ts';
 import { recordIncomingOptOuts } from '#server/modules/opt-outs/opt-outs.service.ts';
+import { applyTemplateStatuses } from './templates.service.ts';
 
 /** How the engine paces and retries; the defaults are Meta's, tests shorten them. */
 export interface Pacing {
@@ -633,6 +634,8 @@ export async function applyEvents(database: DbHandle, limit = EVENT_BATCH): Prom
     );
     // Keyword messages in the events put their senders on the opt-out list, once per event.
     await recordIncomingOptOuts(tx, done);
+    // Meta's template status webhooks come to the same URL: a paused template leaves the clients.
+    await applyTemplateStatuses(tx, done);
     await markApplied(tx, done);
     await putBack(tx, waiting);
     return events.length;

@@ -1,5 +1,6 @@
 // The business account's message templates: synced from the Cloud API into whatsapp_templates,
-// switched on and off for clients by the admin, and the ones clients may send with.
+// kept current between syncs by Meta's template status webhooks, switched on and off for clients
+// by the admin, and the ones clients may send with.
 import {
   APPROVED,
   templateStatusLabel,
@@ -11,7 +12,7 @@ import {
 import { missingForCloudApi } from '#common/delivery.ts';
 import { now, type Db, type DbHandle } from '#server/db/connection.ts';
 import type { WhatsappTemplatesTable } from '#server/db/schema.ts';
-import { forUpdate, transact } from '#server/db/transaction.ts';
+import { forUpdate, transact, type Tx } from '#server/db/transaction.ts';
 import { recordAudit } from '#server/modules/audit/audit.service.ts';
 import { HttpError, notFound } from '#server/plugins/errors.ts';
 import { GraphError, graphProblem, readTemplates, type GraphTemplate } from './cloud-api.ts';
@@ -122,7 +123,7 @@ export async function syncTemplates(
         status: template.status,
         category: template.category,
         components: JSON.stringify(template.components ?? []),
-        synced_at: syncedAt,
+        status_at: syncedAt,
       };
       await tx.db
         .insertInto('whatsapp_templates')
@@ -182,5 +183,117 @@ export async function setTemplateEnabled(
       after: { name: row.name, language: row.language, enabled },
     });
     return adminView(updated);
+  });
+}
+
+/**
+ * The status each event of Meta's template status webhook (`message_template_status_update`)
+ * leaves a template in. The other events leave the status as it was: a FLAGGED template is still
+ * approved, and LOCKED, UNLOCKED and UNARCHIVED do not say which status they leave (a sync does).
+ */
+const STATUS_AFTER_EVENT: Record<string, string> = {
+  APPROVED,
+  REINSTATED: APPROVED,
+  PENDING: 'PENDING',
+  REJECTED: 'REJECTED',
+  PAUSED: 'PAUSED',
+  DISABLED: 'DISABLED',
+  IN_APPEAL: 'IN_APPEAL',
+  ARCHIVED: 'ARCHIVED',
+  PENDING_DELETION: 'PENDING_DELETION',
+  DELETED: 'DELETED',
+  LIMIT_EXCEEDED: 'LIMIT_EXCEEDED',
+};
+
+const TEMPLATE_STATUS_FIELD = 'message_template_status_update';
+
+/** A template's status as one template status webhook reports it, and when it changed. */
+interface ReportedTemplateStatus {
+  id: string;
+  event: string;
+  status: string;
+  reason: string | null;
+  at: string;
+}
+
+/** The template statuses a webhook body carries; `receivedAt` stands for a missing entry time. */
+export function templateStatusesOf(body: unknown, receivedAt: string): ReportedTemplateStatus[] {
+  const found: ReportedTemplateStatus[] = [];
+  const entries = (body as { entry?: unknown })?.entry;
+  for (const entry of Array.isArray(entries) ? entries : []) {
+    const { time, changes } = (entry ?? {}) as { time?: unknown; changes?: unknown };
+    const seconds = Number(time);
+    const at =
+      Number.isFinite(seconds) && seconds > 0 ? new Date(seconds * 1000).toISOString() : receivedAt;
+    for (const change of Array.isArray(changes) ? changes : []) {
+      const { field, value } = (change ?? {}) as {
+        field?: unknown;
+        value?: Record<string, unknown>;
+      };
+      const id = value?.message_template_id;
+      const event = String(value?.event);
+      const status = STATUS_AFTER_EVENT[event];
+      if (field !== TEMPLATE_STATUS_FIELD || !status) continue;
+      if (typeof id !== 'string' && typeof id !== 'number') continue;
+      const reason = typeof value?.reason === 'string' ? value.reason.slice(0, 200) : null;
+      found.push({ id: String(id), event, status, reason, at });
+    }
+  }
+  return found;
+}
+
+/**
+ * Applies Meta's template status webhooks among the kept `events`, in the transaction that marks
+ * them applied: a template moves to the status its event leaves it in, unless the row already
+ * knows a later one (a newer webhook or a sync), so webhooks retried late or out of order never
+ * undo a newer status. `enabled` stays: a paused template leaves the clients' list and comes back
+ * when Meta approves it again. Templates Sebar has not synced are left to the next sync.
+ */
+export async function applyTemplateStatuses(
+  tx: Tx,
+  events: readonly { body: string; received_at: string }[],
+): Promise<void> {
+  for (const event of events) {
+    if (!event.body.includes(TEMPLATE_STATUS_FIELD)) continue;
+    let body: unknown;
+    try {
+      body = JSON.parse(event.body);
+    } catch {
+      continue;
+    }
+    for (const reported of templateStatusesOf(body, event.received_at)) {
+      await applyTemplateStatus(tx, reported);
+    }
+  }
+}
+
+const secondOf = (at: string) => Math.floor(Date.parse(at) / 1000);
+
+async function applyTemplateStatus(tx: Tx, reported: ReportedTemplateStatus): Promise<void> {
+  const row = await forUpdate(
+    tx,
+    tx.db.selectFrom('whatsapp_templates').selectAll().where('id', '=', reported.id),
+  ).executeTakeFirst();
+  // Meta's webhook times are whole seconds: one from the second of the last sync still applies.
+  if (!row || secondOf(row.status_at) > secondOf(reported.at)) return;
+  await tx.db
+    .updateTable('whatsapp_templates')
+    .set({ status: reported.status, status_at: reported.at })
+    .where('id', '=', reported.id)
+    .execute();
+  if (row.status === reported.status) return;
+  await recordAudit(tx.db, {
+    actorId: null,
+    action: 'template.status',
+    targetType: 'whatsapp_template',
+    targetId: reported.id,
+    before: { name: row.name, language: row.language, status: row.status },
+    after: {
+      name: row.name,
+      language: row.language,
+      status: reported.status,
+      event: reported.event,
+      reason: reported.reason,
+    },
   });
 }

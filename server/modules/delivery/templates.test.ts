@@ -1,10 +1,13 @@
 // The message templates over HTTP against the local Cloud API: the sync mirrors the business
 // account's templates (keeping what the admin enabled, dropping what Meta no longer has), only an
-// approved template can be enabled, and clients see only the enabled, approved ones.
+// approved template can be enabled, clients see only the enabled, approved ones, and Meta's
+// template status webhooks (a pause, a disable, an approval) change what clients see at once.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startLocalCloudApi, type LocalCloudApi } from '#local-apis/cloud-api/server.ts';
+import { signBody } from '#local-apis/cloud-api/webhooks.ts';
 import {
   DEFAULT_TEMPLATES,
+  templateStatusWebhook,
   UNSENDABLE_TEMPLATES,
   type MessageTemplate,
 } from '#local-apis/cloud-api/templates.ts';
@@ -15,10 +18,13 @@ let server: TestServer;
 let double: LocalCloudApi;
 let admin = '';
 let client = '';
+let clientId = '';
 beforeAll(async () => {
   server = await startServer({ secretKey: 'templates-test-key-0123456789' });
   admin = server.adminToken;
-  client = (await server.createClient()).token;
+  const created = await server.createClient({ username: 'tari', email: 'tari@sebar.test' });
+  client = created.token;
+  clientId = created.user.id;
   // A copy: the tests change the set the double answers.
   double = await startLocalCloudApi({ templates: structuredClone(DEFAULT_TEMPLATES) });
 });
@@ -275,5 +281,150 @@ describe('a template with a part Sebar cannot send yet', () => {
     });
     const off = await enable(tagihan, false);
     expect(off.body).toMatchObject({ enabled: false, unsupported: 'header teks dengan variabel' });
+  });
+});
+
+describe('Meta’s template status webhooks', () => {
+  let meta: LocalCloudApi;
+  const promo = idOf('promo_bulanan');
+  const adminTemplate = async (id: string) => {
+    const list = await server.api('GET', '/api/admin/delivery/templates', { token: admin });
+    return list.body.find((t: { id: string }) => t.id === id) as {
+      status: string;
+      enabled: boolean;
+    };
+  };
+  const offered = async () =>
+    names((await server.api('GET', '/api/client/templates', { token: client })).body);
+  const unapplied = async () =>
+    (
+      await server.database.db
+        .selectFrom('webhook_events')
+        .select('id')
+        .where('processed_at', 'is', null)
+        .execute()
+    ).length;
+  /** Waits until the webhooks posted so far are taken and applied by the engine. */
+  const applied = async () => {
+    await meta.settled();
+    await expect.poll(unapplied, { timeout: 10_000 }).toBe(0);
+  };
+  const statusAudits = () =>
+    server.database.db
+      .selectFrom('audit_log')
+      .select(['actor_id', 'target_id', 'before_json', 'after_json'])
+      .where('action', '=', 'template.status')
+      .orderBy('created_at')
+      .execute();
+
+  beforeAll(async () => {
+    meta = await startLocalCloudApi({
+      templates: structuredClone(DEFAULT_TEMPLATES),
+      webhookUrl: `${server.url}/api/webhooks/whatsapp`,
+    });
+    await pointAt(meta);
+    expect((await sync()).status).toBe(200);
+    expect((await enable(promo, true)).status).toBe(200);
+    const funded = await server.api('PUT', `/api/admin/users/${clientId}`, {
+      token: admin,
+      body: { username: 'tari', email: 'tari@sebar.test', points: 10, is_active: true },
+    });
+    expect(funded.status, JSON.stringify(funded.body)).toBe(200);
+  });
+  afterAll(() => meta?.close());
+
+  it('takes a paused template from the clients at once and offers it again when Meta approves it', async () => {
+    expect(await offered()).toContain('promo_bulanan');
+    meta.changeTemplate(promo, 'PAUSED');
+    await applied();
+    expect(await adminTemplate(promo)).toMatchObject({ status: 'PAUSED', enabled: true });
+    expect(await offered()).not.toContain('promo_bulanan');
+    await expectUnchanged(server.database.db, async () => {
+      const blast = await server.api('POST', '/api/client/blast-requests', {
+        token: client,
+        body: { target_numbers: ['081234567890'], template_id: promo, parameters: ['Budi', '5%'] },
+      });
+      expect([blast.status, blast.body.detail]).toEqual([
+        422,
+        'Template tidak ditemukan atau tidak lagi diaktifkan admin',
+      ]);
+    });
+    // A FLAGGED warning leaves the status as it is; Meta's APPROVED ends the pause.
+    meta.changeTemplate(promo, 'FLAGGED');
+    await applied();
+    expect((await adminTemplate(promo)).status).toBe('PAUSED');
+    meta.changeTemplate(promo, 'APPROVED');
+    await applied();
+    expect(await adminTemplate(promo)).toMatchObject({ status: 'APPROVED', enabled: true });
+    expect(await offered()).toContain('promo_bulanan');
+    const audits = await statusAudits();
+    expect(audits.map((a) => [a.actor_id, a.target_id, JSON.parse(a.after_json!).status])).toEqual([
+      [null, promo, 'PAUSED'],
+      [null, promo, 'APPROVED'],
+    ]);
+    expect(JSON.parse(audits[0]!.before_json!)).toEqual({
+      name: 'promo_bulanan',
+      language: 'id',
+      status: 'APPROVED',
+    });
+  });
+
+  it('never lets a late or retried webhook undo a newer status, nor touches an unknown template', async () => {
+    const before = await statusAudits();
+    // A pause from an hour ago, delivered only now (Meta retries for days): the last sync and
+    // the approval since then know better.
+    const late = templateStatusWebhook(
+      meta.options.businessAccountId,
+      meta.options.templates.find((t) => t.id === promo)!,
+      'PAUSED',
+      Date.now() - 60 * 60 * 1000,
+    );
+    const unknown = templateStatusWebhook(
+      meta.options.businessAccountId,
+      { ...DEFAULT_TEMPLATES[0]!, id: '777000777' },
+      'DISABLED',
+    );
+    for (const payload of [late, unknown]) {
+      const raw = JSON.stringify(payload);
+      const answer = await server.api('POST', '/api/webhooks/whatsapp', {
+        raw,
+        headers: {
+          'content-type': 'application/json',
+          'x-hub-signature-256': signBody(raw, meta.options.appSecret),
+        },
+      });
+      expect(answer.status).toBe(200);
+    }
+    await applied();
+    expect(await adminTemplate(promo)).toMatchObject({ status: 'APPROVED', enabled: true });
+    expect(await adminTemplate('777000777')).toBeUndefined();
+    expect(await statusAudits()).toEqual(before);
+  });
+
+  it('fails and refunds a number Meta refuses because it disabled the template, with the reason', async () => {
+    const tagihan = idOf('pengingat_tagihan');
+    expect((await enable(tagihan, true)).status).toBe(200);
+    // Disabled at Meta, its webhook not come yet: Sebar still offers the template.
+    meta.options.templates.find((t) => t.id === tagihan)!.status = 'DISABLED';
+    const blast = await server.api('POST', '/api/client/blast-requests', {
+      token: client,
+      body: { target_numbers: ['081234567890'], template_id: tagihan, parameters: ['Rp1'] },
+    });
+    expect(blast.status, JSON.stringify(blast.body)).toBe(201);
+    const read = () =>
+      server.api('GET', `/api/client/blast-requests/${blast.body.id}`, { token: client });
+    await expect
+      .poll(async () => (await read()).body.status, { timeout: 10_000 })
+      .toBe('completed');
+    const { body } = await read();
+    expect(body).toMatchObject({ failed_count: 1, refund_points: 1 });
+    expect(body.numbers[0]).toMatchObject({
+      status: 'failed',
+      delivery: {
+        state: 'failed',
+        error_code: 132016,
+        reason: 'Template pesan dinonaktifkan WhatsApp',
+      },
+    });
   });
 });
