@@ -15,6 +15,9 @@ export const TEMPLATE_MESSAGES = {
   manualOnly: 'Template hanya dapat dipakai saat blast dikirim melalui WhatsApp Cloud API',
   choose: 'Pilih template pesan',
   unknown: 'Template tidak ditemukan atau tidak lagi diaktifkan admin',
+  /** An offered template Meta has since paused, disabled or taken back for review. */
+  notApproved: (name: string, status: string) =>
+    `Template ${name} tidak dapat dipakai saat ini (status di Meta: ${status})`,
   needsImage: 'Template ini membutuhkan gambar header. Upload gambar terlebih dahulu.',
   noImage: 'Template ini tidak memakai gambar',
   imageType: 'Gambar header template harus berupa PNG atau JPG',

@@ -5,11 +5,14 @@ import type { Template } from '#common/templates.ts';
 import { api } from '#client/lib/api-client.ts';
 
 export const adminTemplatesKey = ['admin', 'delivery', 'templates'] as const;
+/** Meta's template status webhooks change a status between syncs: the list is read again. */
+export const TEMPLATES_REFRESH_MS = 15_000;
 
 export function useAdminTemplates() {
   return useQuery({
     queryKey: adminTemplatesKey,
     queryFn: ({ signal }) => api.get<Template[]>('/admin/delivery/templates', { signal }),
+    refetchInterval: TEMPLATES_REFRESH_MS,
   });
 }
 

@@ -3,6 +3,7 @@
 // by the admin, and the ones clients may send with.
 import {
   APPROVED,
+  TEMPLATE_MESSAGES,
   templateStatusLabel,
   templateView,
   unsupportedPart,
@@ -80,6 +81,23 @@ export async function clientTemplate(db: Db, id: string): Promise<ClientTemplate
     .where('status', '=', APPROVED)
     .executeTakeFirst();
   return row && sendable(row);
+}
+
+/**
+ * Why a client may not send with template `id`: Meta's status when the admin offers it but Meta
+ * no longer approves it (a pause), else that it is not offered, naming nothing the client was not
+ * shown.
+ */
+export async function templateRefusal(db: Db, id: string): Promise<string> {
+  const row = await db
+    .selectFrom('whatsapp_templates')
+    .select(['name', 'status'])
+    .where('id', '=', id)
+    .where('enabled', '=', 1)
+    .executeTakeFirst();
+  return row && row.status !== APPROVED
+    ? TEMPLATE_MESSAGES.notApproved(row.name, templateStatusLabel(row.status))
+    : TEMPLATE_MESSAGES.unknown;
 }
 
 /** The account's templates from the Cloud API: 422 while settings are missing, 502 on failure. */

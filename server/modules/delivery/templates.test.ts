@@ -344,9 +344,10 @@ describe('Meta’s template status webhooks', () => {
         token: client,
         body: { target_numbers: ['081234567890'], template_id: promo, parameters: ['Budi', '5%'] },
       });
+      // The client was offered it: it is told why it may not send with it now.
       expect([blast.status, blast.body.detail]).toEqual([
         422,
-        'Template tidak ditemukan atau tidak lagi diaktifkan admin',
+        'Template promo_bulanan tidak dapat dipakai saat ini (status di Meta: Dijeda)',
       ]);
     });
     // A FLAGGED warning leaves the status as it is; Meta's APPROVED ends the pause.
