@@ -349,10 +349,8 @@ describe('a Cloud API blast from setup to refund', () => {
     await admin.context().close();
 
     const page = clientPage;
-    await page
-      .getByRole('navigation', { name: 'Menu klien' })
-      .getByRole('link', { name: 'Form Blast' })
-      .click();
+    const nav = page.getByRole('navigation', { name: 'Menu klien' });
+    await nav.getByRole('link', { name: 'Form Blast' }).click();
     const none = page.getByText('Belum ada template pesan yang dapat dipakai. Hubungi admin.');
     await none.waitFor();
 
