@@ -20,7 +20,11 @@ import type {
 import { forUpdate, transact, type Tx } from '#server/db/transaction.ts';
 import { groupBy, lockBlast, settleDelivery } from '#server/modules/blasts/blasts.service.ts';
 import { recordIncomingOptOuts } from '#server/modules/opt-outs/opt-outs.service.ts';
-import { applyTemplateStatuses } from './templates.service.ts';
+import {
+  applyTemplateRefusal,
+  applyTemplateStatuses,
+  refusalNamesTemplate,
+} from './templates.service.ts';
 
 /** How the engine paces and retries; the defaults are Meta's, tests shorten them. */
 export interface Pacing {
@@ -432,11 +436,27 @@ export async function recordResults(
         }
       }
       await writeDeliveries(tx, [...changed.values()]);
+      await noteTemplateRefusals(tx, blastId, mine);
       await settleDelivery(tx, blastId);
     }
     if (halt) await haltEngine(tx, halt, retrying);
     return halt;
   });
+}
+
+/** A refusal naming the blast's template paused or disabled sets the template's status so. */
+async function noteTemplateRefusals(tx: Tx, blastId: string, results: readonly SendResult[]) {
+  const refusal = results.find(
+    (r) => r.outcome.kind === 'refused' && refusalNamesTemplate(r.outcome.code),
+  );
+  if (refusal?.outcome.kind !== 'refused') return;
+  const { template } = await tx.db
+    .selectFrom('blasts')
+    .select('template')
+    .where('id', '=', blastId)
+    .executeTakeFirstOrThrow();
+  const templateId = template === null ? null : (JSON.parse(template) as BlastTemplate).id;
+  if (templateId) await applyTemplateRefusal(tx, templateId, refusal.outcome.code!, refusal.at);
 }
 
 /** Locks the blast; false when it is gone (its client deleted meanwhile): nothing to record. */

@@ -287,6 +287,34 @@ export async function applyTemplateStatuses(
 
 const secondOf = (at: string) => Math.floor(Date.parse(at) / 1000);
 
+/** Meta's refusals of a send that name the template's status: paused (132015), disabled (132016). */
+const REFUSED_TEMPLATE_STATUS: Record<number, string> = { 132015: 'PAUSED', 132016: 'DISABLED' };
+
+/** Whether a send refused with `code` tells its template's status. */
+export const refusalNamesTemplate = (code: number | null) =>
+  code !== null && REFUSED_TEMPLATE_STATUS[code] !== undefined;
+
+/**
+ * A send refused because Meta paused or disabled its template tells that status before (or
+ * without) the template's webhook: it is applied like one, at the time of the refusal.
+ */
+export async function applyTemplateRefusal(
+  tx: Tx,
+  templateId: string,
+  code: number,
+  at: string,
+): Promise<void> {
+  const status = REFUSED_TEMPLATE_STATUS[code];
+  if (!status) return;
+  await applyTemplateStatus(tx, {
+    id: templateId,
+    event: status,
+    status,
+    reason: `send refused with ${code}`,
+    at,
+  });
+}
+
 async function applyTemplateStatus(tx: Tx, reported: ReportedTemplateStatus): Promise<void> {
   const row = await forUpdate(
     tx,

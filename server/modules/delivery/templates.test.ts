@@ -402,7 +402,7 @@ describe('Meta’s template status webhooks', () => {
     expect(await statusAudits()).toEqual(before);
   });
 
-  it('fails and refunds a number Meta refuses because it disabled the template, with the reason', async () => {
+  it('fails and refunds a number Meta refuses because it disabled the template, and stops offering it', async () => {
     const tagihan = idOf('pengingat_tagihan');
     expect((await enable(tagihan, true)).status).toBe(200);
     // Disabled at Meta, its webhook not come yet: Sebar still offers the template.
@@ -427,5 +427,20 @@ describe('Meta’s template status webhooks', () => {
         reason: 'Template pesan dinonaktifkan WhatsApp',
       },
     });
+    // The refusal told Sebar before Meta's webhook did: clients are no longer offered it.
+    expect(await adminTemplate(tagihan)).toMatchObject({ status: 'DISABLED', enabled: true });
+    expect(await offered()).not.toContain('pengingat_tagihan');
+    const audit = (await statusAudits()).at(-1)!;
+    expect([audit.actor_id, audit.target_id, JSON.parse(audit.after_json!)]).toEqual([
+      null,
+      tagihan,
+      {
+        name: 'pengingat_tagihan',
+        language: 'id',
+        status: 'DISABLED',
+        event: 'DISABLED',
+        reason: 'send refused with 132016',
+      },
+    ]);
   });
 });
