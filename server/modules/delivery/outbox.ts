@@ -415,6 +415,7 @@ export async function recordResults(
   if (results.length === 0) return null;
   return transact(database, async (tx) => {
     let halt: EngineHalt | null = null;
+    const templateRefusals = new Map<string, { templateId: string; code: number; at: string }>();
     const byBlast = groupBy(results, (r) => r.blastId);
     for (const blastId of [...byBlast.keys()].sort()) {
       if (!(await lockIfPresent(tx, blastId))) continue;
@@ -436,27 +437,34 @@ export async function recordResults(
         }
       }
       await writeDeliveries(tx, [...changed.values()]);
-      await noteTemplateRefusals(tx, blastId, mine);
+      const refused = await templateRefusal(tx, blastId, mine);
+      if (refused) templateRefusals.set(refused.templateId, refused);
       await settleDelivery(tx, blastId);
+    }
+    // After the blasts, as the webhooks' applier does: the two never wait on each other's locks.
+    for (const templateId of [...templateRefusals.keys()].sort()) {
+      const { code, at } = templateRefusals.get(templateId)!;
+      await applyTemplateRefusal(tx, templateId, code, at);
     }
     if (halt) await haltEngine(tx, halt, retrying);
     return halt;
   });
 }
 
-/** A refusal naming the blast's template paused or disabled sets the template's status so. */
-async function noteTemplateRefusals(tx: Tx, blastId: string, results: readonly SendResult[]) {
+/** A refusal among the blast's results that names its template paused or disabled, if any. */
+async function templateRefusal(tx: Tx, blastId: string, results: readonly SendResult[]) {
   const refusal = results.find(
     (r) => r.outcome.kind === 'refused' && refusalNamesTemplate(r.outcome.code),
   );
-  if (refusal?.outcome.kind !== 'refused') return;
+  if (refusal?.outcome.kind !== 'refused' || refusal.outcome.code === null) return null;
   const { template } = await tx.db
     .selectFrom('blasts')
     .select('template')
     .where('id', '=', blastId)
     .executeTakeFirstOrThrow();
-  const templateId = template === null ? null : (JSON.parse(template) as BlastTemplate).id;
-  if (templateId) await applyTemplateRefusal(tx, templateId, refusal.outcome.code!, refusal.at);
+  if (template === null) return null;
+  const { id } = JSON.parse(template) as BlastTemplate;
+  return { templateId: id, code: refusal.outcome.code, at: refusal.at };
 }
 
 /** Locks the blast; false when it is gone (its client deleted meanwhile): nothing to record. */
