@@ -46,7 +46,7 @@ import { applyPoints, holdClient } from '#server/modules/points/ledger.ts';
 import { readSettings } from '#server/modules/settings/settings.service.ts';
 import { findUpload, IMAGES_OFF } from '#server/modules/uploads/uploads.service.ts';
 import { readDeliveryMode } from '#server/modules/delivery/delivery.service.ts';
-import { clientTemplate, templateRefusal } from '#server/modules/delivery/templates.service.ts';
+import { clientTemplate, notOfferedReason } from '#server/modules/delivery/templates.service.ts';
 import { withoutOptedOut } from '#server/modules/opt-outs/opt-outs.service.ts';
 
 /** The items by `key`, each group in the items' order. */
@@ -375,7 +375,7 @@ async function messageOf(
   }
   if (input.template_id === undefined) throw new HttpError(422, TEMPLATE_MESSAGES.choose);
   const template = await clientTemplate(db, input.template_id);
-  if (!template) throw new HttpError(422, await templateRefusal(db, input.template_id));
+  if (!template) throw new HttpError(422, await notOfferedReason(db, input.template_id));
   const values = parametersByName(input.parameters);
   const problem = templateValuesProblem(template, values);
   if (problem) throw new HttpError(422, problem);

@@ -437,7 +437,7 @@ export async function recordResults(
         }
       }
       await writeDeliveries(tx, [...changed.values()]);
-      const refused = await templateRefusal(tx, blastId, mine);
+      const refused = await refusedTemplate(tx, blastId, mine);
       if (refused) templateRefusals.set(refused.templateId, refused);
       await settleDelivery(tx, blastId);
     }
@@ -452,7 +452,7 @@ export async function recordResults(
 }
 
 /** A refusal among the blast's results that names its template paused or disabled, if any. */
-async function templateRefusal(tx: Tx, blastId: string, results: readonly SendResult[]) {
+async function refusedTemplate(tx: Tx, blastId: string, results: readonly SendResult[]) {
   const refusal = results.find(
     (r) => r.outcome.kind === 'refused' && refusalNamesTemplate(r.outcome.code),
   );

@@ -88,7 +88,7 @@ export async function clientTemplate(db: Db, id: string): Promise<ClientTemplate
  * no longer approves it (a pause), else that it is not offered, naming nothing the client was not
  * shown.
  */
-export async function templateRefusal(db: Db, id: string): Promise<string> {
+export async function notOfferedReason(db: Db, id: string): Promise<string> {
   const row = await db
     .selectFrom('whatsapp_templates')
     .select(['name', 'status'])
@@ -235,7 +235,7 @@ interface ReportedTemplateStatus {
 }
 
 /** The template statuses a webhook body carries; `receivedAt` stands for a missing entry time. */
-export function templateStatusesOf(body: unknown, receivedAt: string): ReportedTemplateStatus[] {
+function templateStatusesOf(body: unknown, receivedAt: string): ReportedTemplateStatus[] {
   const found: ReportedTemplateStatus[] = [];
   const entries = (body as { entry?: unknown })?.entry;
   for (const entry of Array.isArray(entries) ? entries : []) {
