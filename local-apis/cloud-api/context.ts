@@ -1,6 +1,7 @@
 // The options of the double and the state its routes share: what was sent, what was uploaded,
 // the limits, the outcome book and the webhook sender.
 import type { FastifyReply } from 'fastify';
+import type { RequestLog } from '#local-apis/shared/request-log.ts';
 import type { GraphError } from './errors.ts';
 import type { SendLimits } from './limits.ts';
 import type { OutcomeBook, Outcome, Outcomes } from './outcomes.ts';
@@ -64,16 +65,6 @@ export interface RecordedSend {
   at: number;
 }
 
-/** Every HTTP request the double received. */
-export interface RecordedRequest {
-  method: string;
-  path: string;
-  query: Record<string, string>;
-  headers: Record<string, string | string[] | undefined>;
-  body: unknown;
-  at: number;
-}
-
 export interface StoredMedia {
   id: string;
   bytes: Buffer;
@@ -87,9 +78,8 @@ export interface DoubleContext {
   options: LocalCloudApiOptions;
   baseUrl: () => string;
   sends: RecordedSend[];
-  requests: RecordedRequest[];
-  /** Each request's entry in `requests`, by its raw Node request, for bodies read late. */
-  logEntries: WeakMap<object, RecordedRequest>;
+  /** Every HTTP request received, with its parsed body. */
+  log: RequestLog;
   media: Map<string, StoredMedia>;
   limits: SendLimits;
   outcomes: OutcomeBook;

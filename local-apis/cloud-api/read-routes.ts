@@ -144,13 +144,12 @@ export async function handleMediaUpload(
       fields[part.fieldname] = String(part.value);
     }
   }
-  const logged = ctx.logEntries.get(request.raw);
   const summary = file && {
     filename: file.filename,
     mimetype: file.mimetype,
     size: file.bytes.length,
   };
-  if (logged) logged.body = { ...fields, ...(summary ? { file: summary } : {}) };
+  ctx.log.setBody(request, { ...fields, ...(summary ? { file: summary } : {}) });
   const missing =
     ['messaging_product', 'type'].find((name) => !fields[name]) ?? (file ? undefined : 'file');
   if (missing) return sendError(reply, graphError(100, `The parameter ${missing} is required.`));

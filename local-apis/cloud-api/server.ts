@@ -3,12 +3,12 @@
 // Graph errors, posts signed status webhooks and records everything for tests to read.
 import fastifyMultipart from '@fastify/multipart';
 import Fastify, { type FastifyInstance, type FastifyRequest } from 'fastify';
+import { RequestLog, type RecordedRequest } from '#local-apis/shared/request-log.ts';
 import {
   DEFAULT_OPTIONS,
   sendError,
   type DoubleContext,
   type LocalCloudApiOptions,
-  type RecordedRequest,
   type RecordedSend,
   type StoredMedia,
 } from './context.ts';
@@ -32,12 +32,8 @@ import {
 } from './templates.ts';
 import { verifyWebhook, WebhookSender, type WebhookDelivery } from './webhooks.ts';
 
-export type {
-  LocalCloudApiOptions,
-  RecordedRequest,
-  RecordedSend,
-  StoredMedia,
-} from './context.ts';
+export type { LocalCloudApiOptions, RecordedSend, StoredMedia } from './context.ts';
+export type { RecordedRequest } from '#local-apis/shared/request-log.ts';
 export type { WebhookDelivery } from './webhooks.ts';
 export type { IncomingContent } from './incoming.ts';
 
@@ -88,8 +84,7 @@ export async function startLocalCloudApi(
     options,
     baseUrl: () => baseUrl,
     sends: [],
-    requests: [],
-    logEntries: new WeakMap(),
+    log: new RequestLog(),
     media: new Map(),
     limits: new SendLimits(options),
     outcomes: new OutcomeBook(options.outcomes),
@@ -112,7 +107,7 @@ export async function startLocalCloudApi(
     port,
     options,
     sends: ctx.sends,
-    requests: ctx.requests,
+    requests: ctx.log.requests,
     webhooks: ctx.webhooks.deliveries,
     media: ctx.media,
     sentTo: (number) => ctx.sends.filter((send) => send.to === waId(number)).length,
@@ -135,10 +130,8 @@ export async function startLocalCloudApi(
 function buildApp(ctx: DoubleContext): FastifyInstance {
   const app = Fastify({ logger: false, forceCloseConnections: true, bodyLimit: 10 * 1024 * 1024 });
   void app.register(fastifyMultipart, { limits: { fileSize: 100 * 1024 * 1024 } });
-  app.addHook('onRequest', async (request) => logRequest(ctx, request));
+  ctx.log.attach(app);
   app.addHook('preHandler', async (request, reply) => {
-    const entry = ctx.logEntries.get(request.raw);
-    if (entry && request.body !== undefined) entry.body = request.body;
     const problem = request.url.startsWith('/_local/') ? undefined : tokenProblem(ctx, request);
     if (problem) return sendError(reply, problem);
     const version = (request.params as { version?: string }).version;
@@ -196,20 +189,6 @@ function changeTemplate(ctx: DoubleContext, id: string, event: TemplateEvent): u
   const payload = templateStatusWebhook(ctx.options.businessAccountId, changed, event);
   ctx.webhooks.schedule(payload, 0);
   return payload;
-}
-
-function logRequest(ctx: DoubleContext, request: FastifyRequest): void {
-  const [path = '', search = ''] = request.url.split('?');
-  const entry: RecordedRequest = {
-    method: request.method,
-    path,
-    query: Object.fromEntries(new URLSearchParams(search)),
-    headers: { ...request.headers },
-    body: undefined,
-    at: Date.now(),
-  };
-  ctx.requests.push(entry);
-  ctx.logEntries.set(request.raw, entry);
 }
 
 /** The Graph token check: `Authorization: Bearer …` or the `access_token` query parameter. */

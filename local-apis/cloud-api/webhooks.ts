@@ -1,7 +1,9 @@
 // Posts webhooks the way Meta does: JSON signed with the app secret in X-Hub-Signature-256 over
 // the exact bytes sent, retried with a growing delay while the receiver fails or answers non-2xx.
-// Every attempt is logged, and `settled()` tells a test when nothing is left to post.
+// Every attempt is logged, and `settled()` tells a test when nothing is left to post
+// (local-apis/shared/retried-posts.ts).
 import { createHmac, randomBytes } from 'node:crypto';
+import { RetriedPosts } from '#local-apis/shared/retried-posts.ts';
 
 export interface WebhookSenderOptions {
   /** Where to post; without one nothing is posted or logged. */
@@ -33,57 +35,33 @@ export function signBody(body: string | Buffer, appSecret: string): string {
 }
 
 export class WebhookSender {
-  readonly deliveries: WebhookDelivery[] = [];
-  private pending = 0;
-  private waiters: (() => void)[] = [];
-  private readonly timers = new Set<NodeJS.Timeout>();
-  private closed = false;
+  private readonly posts = new RetriedPosts<WebhookDelivery>();
+  /** Every attempt, with the receiver's answer. */
+  readonly deliveries = this.posts.attempts;
 
   constructor(private readonly options: WebhookSenderOptions) {}
 
   /** Posts `payload` after `delayMs`, retrying until it is taken or the attempts run out. */
   schedule(payload: unknown, delayMs: number): void {
-    if (!this.options.url || this.closed) return;
+    if (!this.options.url) return;
     const body = JSON.stringify(payload);
-    this.pending += 1;
-    this.later(delayMs, () => this.attempt(body, payload, 1));
+    this.posts.schedule(delayMs, [
+      {
+        post: (attempt) => this.post(body, payload, attempt),
+        maxAttempts: this.options.maxAttempts,
+        retryDelayMs: (attempt) => this.options.retryMs * 2 ** (attempt - 1),
+      },
+    ]);
   }
 
   /** Resolves once every scheduled webhook was taken or given up. */
   settled(): Promise<void> {
-    if (this.pending === 0) return Promise.resolve();
-    return new Promise((resolve) => this.waiters.push(resolve));
+    return this.posts.settled();
   }
 
   /** Cancels what is still scheduled. */
   close(): void {
-    this.closed = true;
-    for (const timer of this.timers) clearTimeout(timer);
-    this.timers.clear();
-    this.pending = 0;
-    this.wake();
-  }
-
-  private later(delayMs: number, run: () => Promise<void>): void {
-    const timer = setTimeout(() => {
-      this.timers.delete(timer);
-      void run();
-    }, delayMs);
-    this.timers.add(timer);
-  }
-
-  private async attempt(body: string, payload: unknown, attempt: number): Promise<void> {
-    if (this.closed) return;
-    const delivery = await this.post(body, payload, attempt);
-    if (this.closed) return;
-    this.deliveries.push(delivery);
-    const taken = typeof delivery.status === 'number' && delivery.status < 300;
-    if (taken || attempt >= this.options.maxAttempts) {
-      this.done();
-      return;
-    }
-    const wait = this.options.retryMs * 2 ** (attempt - 1);
-    this.later(wait, () => this.attempt(body, payload, attempt + 1));
+    this.posts.close();
   }
 
   private async post(body: string, payload: unknown, attempt: number): Promise<WebhookDelivery> {
@@ -106,17 +84,6 @@ export class WebhookSender {
     } catch (error) {
       return { ...base, status: 'error', error: (error as Error).message };
     }
-  }
-
-  private done(): void {
-    this.pending = Math.max(0, this.pending - 1);
-    if (this.pending === 0) this.wake();
-  }
-
-  private wake(): void {
-    const waiters = this.waiters;
-    this.waiters = [];
-    for (const resolve of waiters) resolve();
   }
 }
 

@@ -1,6 +1,7 @@
 // The options of the double and the state its routes share: the sessions, what was sent, typed,
 // checked and received, the outcome book and the webhook poster.
 import type { FastifyReply } from 'fastify';
+import type { RequestLog } from '#local-apis/shared/request-log.ts';
 import type { WahaError } from './errors.ts';
 import type { OutcomeBook, Outcome, Outcomes } from './outcomes.ts';
 import type { SessionBook } from './sessions.ts';
@@ -91,16 +92,6 @@ export interface RecordedIncoming {
   at: number;
 }
 
-/** Every HTTP request the double received. */
-export interface RecordedRequest {
-  method: string;
-  path: string;
-  query: Record<string, string>;
-  headers: Record<string, string | string[] | undefined>;
-  body: unknown;
-  at: number;
-}
-
 export interface DoubleContext {
   options: LocalWahaOptions;
   sessions: SessionBook;
@@ -110,9 +101,8 @@ export interface DoubleContext {
   presence: RecordedPresence[];
   checks: RecordedCheck[];
   received: RecordedIncoming[];
-  requests: RecordedRequest[];
-  /** Each request's entry in `requests`, by its raw Node request, for bodies read late. */
-  logEntries: WeakMap<object, RecordedRequest>;
+  /** Every HTTP request received, with its parsed body. */
+  log: RequestLog;
   /** Answers held by `timeout` outcomes, released on close. */
   holds: Set<() => void>;
 }

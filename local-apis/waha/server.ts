@@ -3,6 +3,7 @@
 // that pair when told to, answers sends as WAHA does, posts signed events with scripted acks, and
 // records everything for tests to read.
 import Fastify, { type FastifyInstance, type FastifyRequest } from 'fastify';
+import { RequestLog, type RecordedRequest } from '#local-apis/shared/request-log.ts';
 import {
   DEFAULT_OPTIONS,
   sendError,
@@ -11,7 +12,6 @@ import {
   type RecordedCheck,
   type RecordedIncoming,
   type RecordedPresence,
-  type RecordedRequest,
   type RecordedSend,
 } from './context.ts';
 import { drop, incoming, pair, registerControlRoutes, restrict } from './controls.ts';
@@ -29,9 +29,9 @@ export type {
   RecordedFile,
   RecordedIncoming,
   RecordedPresence,
-  RecordedRequest,
   RecordedSend,
 } from './context.ts';
+export type { RecordedRequest } from '#local-apis/shared/request-log.ts';
 export type { LocalSession, MeInfo } from './sessions.ts';
 export type { WebhookDelivery, WebhookEnvelope } from './webhooks.ts';
 
@@ -84,8 +84,7 @@ export async function startLocalWaha(
     presence: [],
     checks: [],
     received: [],
-    requests: [],
-    logEntries: new WeakMap(),
+    log: new RequestLog(),
     holds: new Set(),
   };
   const app = buildApp(ctx);
@@ -100,7 +99,7 @@ export async function startLocalWaha(
     presence: ctx.presence,
     checks: ctx.checks,
     received: ctx.received,
-    requests: ctx.requests,
+    requests: ctx.log.requests,
     webhooks: ctx.webhooks.deliveries,
     session: (name) => ctx.sessions.get(name),
     sentTo: (number) => {
@@ -123,15 +122,11 @@ export async function startLocalWaha(
 
 function buildApp(ctx: DoubleContext): FastifyInstance {
   const app = Fastify({ logger: false, forceCloseConnections: true, bodyLimit: 64 * 1024 * 1024 });
+  ctx.log.attach(app);
   app.addHook('onRequest', async (request, reply) => {
-    logRequest(ctx, request);
     if (request.url.startsWith('/api/') && !hasKey(ctx, request)) {
       return sendError(reply, unauthorized());
     }
-  });
-  app.addHook('preHandler', async (request) => {
-    const entry = ctx.logEntries.get(request.raw);
-    if (entry && request.body !== undefined) entry.body = request.body;
   });
   // Fastify's own refusals (a body that is not JSON, too large) in NestJS's shape.
   app.setErrorHandler((error: Error & { statusCode?: number }, _request, reply) => {
@@ -152,18 +147,4 @@ function hasKey(ctx: DoubleContext, request: FastifyRequest): boolean {
   const header = request.headers['x-api-key'];
   const query = (request.query as Record<string, string | undefined>)['x-api-key'];
   return (typeof header === 'string' ? header : query) === ctx.options.apiKey;
-}
-
-function logRequest(ctx: DoubleContext, request: FastifyRequest): void {
-  const [path = '', search = ''] = request.url.split('?');
-  const entry: RecordedRequest = {
-    method: request.method,
-    path,
-    query: Object.fromEntries(new URLSearchParams(search)),
-    headers: { ...request.headers },
-    body: undefined,
-    at: Date.now(),
-  };
-  ctx.requests.push(entry);
-  ctx.logEntries.set(request.raw, entry);
 }

@@ -5,6 +5,7 @@
 // milliseconds), the custom headers, and retries by `retries` (docs: "Webhooks"; the headers as
 // WAHA receivers check them). Every attempt is logged.
 import { createHmac } from 'node:crypto';
+import { RetriedPosts } from '#local-apis/shared/retried-posts.ts';
 import { ulid } from './ids.ts';
 import { ENVIRONMENT, type WebhookConfig } from './protocol.ts';
 
@@ -71,11 +72,9 @@ function stripNullish<T extends object>(value: T): Partial<T> {
 }
 
 export class WebhookPoster {
-  readonly deliveries: WebhookDelivery[] = [];
-  private pending = 0;
-  private waiters: (() => void)[] = [];
-  private readonly timers = new Set<NodeJS.Timeout>();
-  private closed = false;
+  private readonly posts = new RetriedPosts<WebhookDelivery>();
+  /** Every attempt, with the receiver's answer. */
+  readonly deliveries = this.posts.attempts;
 
   constructor(private readonly attemptTimeoutMs: number) {}
 
@@ -90,63 +89,38 @@ export class WebhookPoster {
     makeEnvelope: () => WebhookEnvelope,
     delayMs = 0,
   ): void {
+    let fired: { envelope: WebhookEnvelope; body: string } | undefined;
+    const message = () => {
+      if (!fired) {
+        const envelope = makeEnvelope();
+        fired = { envelope, body: JSON.stringify(envelope) };
+      }
+      return fired;
+    };
     const targets = webhooks.filter((webhook) => subscribes(webhook, event));
-    if (targets.length === 0 || this.closed) return;
-    this.pending += targets.length;
-    this.later(delayMs, async () => {
-      const envelope = makeEnvelope();
-      const body = JSON.stringify(envelope);
-      await Promise.all(targets.map((webhook) => this.attempt(webhook, envelope, body, 1)));
-    });
+    this.posts.schedule(
+      delayMs,
+      targets.map((webhook) => ({
+        post: (attempt) => this.send(webhook, message(), attempt),
+        maxAttempts: maxAttempts(webhook),
+        retryDelayMs: (attempt) => retryDelayMs(webhook, attempt),
+      })),
+    );
   }
 
   /** Resolves once every scheduled event was taken or given up. */
   settled(): Promise<void> {
-    if (this.pending === 0) return Promise.resolve();
-    return new Promise((resolve) => this.waiters.push(resolve));
+    return this.posts.settled();
   }
 
   /** Cancels what is still scheduled. */
   close(): void {
-    this.closed = true;
-    for (const timer of this.timers) clearTimeout(timer);
-    this.timers.clear();
-    this.pending = 0;
-    this.wake();
-  }
-
-  private later(delayMs: number, run: () => Promise<void>): void {
-    const timer = setTimeout(() => {
-      this.timers.delete(timer);
-      void run();
-    }, delayMs);
-    this.timers.add(timer);
-  }
-
-  private async attempt(
-    webhook: WebhookConfig,
-    envelope: WebhookEnvelope,
-    body: string,
-    attempt: number,
-  ): Promise<void> {
-    if (this.closed) return;
-    const delivery = await this.send(webhook, envelope, body, attempt);
-    if (this.closed) return;
-    this.deliveries.push(delivery);
-    const taken = typeof delivery.status === 'number' && delivery.status < 300;
-    if (taken || attempt >= maxAttempts(webhook)) {
-      this.done();
-      return;
-    }
-    this.later(retryDelayMs(webhook, attempt), () =>
-      this.attempt(webhook, envelope, body, attempt + 1),
-    );
+    this.posts.close();
   }
 
   private async send(
     webhook: WebhookConfig,
-    envelope: WebhookEnvelope,
-    body: string,
+    { envelope, body }: { envelope: WebhookEnvelope; body: string },
     attempt: number,
   ): Promise<WebhookDelivery> {
     const headers = headersFor(webhook, body);
@@ -173,17 +147,6 @@ export class WebhookPoster {
     } catch (error) {
       return { ...base, status: 'error', error: (error as Error).message };
     }
-  }
-
-  private done(): void {
-    this.pending = Math.max(0, this.pending - 1);
-    if (this.pending === 0) this.wake();
-  }
-
-  private wake(): void {
-    const waiters = this.waiters;
-    this.waiters = [];
-    for (const resolve of waiters) resolve();
   }
 }
 
