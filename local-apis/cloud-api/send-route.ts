@@ -1,6 +1,7 @@
 // `POST /{version}/{phone_number_id}/messages`: validates a template send as Meta does, applies
 // the scripted outcome and the limits, records it and schedules its status webhooks.
 import type { FastifyReply, FastifyRequest } from 'fastify';
+import { hold } from '#local-apis/shared/hold.ts';
 import { sendError, type DoubleContext, type RecordedSend } from './context.ts';
 import { graphError, unknownObjectError } from './errors.ts';
 import type { Outcome } from './outcomes.ts';
@@ -45,7 +46,7 @@ export async function handleSend(ctx: DoubleContext, request: SendRequest, reply
     request.raw.socket.destroy();
     return reply;
   }
-  if (outcome.kind === 'timeout') await hold(ctx, outcome.ms ?? ctx.options.timeoutMs);
+  if (outcome.kind === 'timeout') await hold(ctx.holds, outcome.ms ?? ctx.options.timeoutMs);
   return reply.code(200).send(answer);
 }
 
@@ -116,18 +117,5 @@ function scheduleStatuses(
     const status = messageStatus(step, subject, conversationId, Date.now() + delay);
     const payload = statusWebhook(ctx.options, status);
     for (let copy = 0; copy < copies; copy += 1) ctx.webhooks.schedule(payload, delay);
-  });
-}
-
-/** Waits `ms`, or less when the double closes first. */
-function hold(ctx: DoubleContext, ms: number): Promise<void> {
-  return new Promise((resolve) => {
-    const release = () => {
-      clearTimeout(timer);
-      ctx.holds.delete(release);
-      resolve();
-    };
-    const timer = setTimeout(release, ms);
-    ctx.holds.add(release);
   });
 }

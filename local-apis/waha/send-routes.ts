@@ -5,6 +5,7 @@
 import { createHash } from 'node:crypto';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { fileTypeFromBuffer } from 'file-type';
+import { hold } from '#local-apis/shared/hold.ts';
 import { ackPayload, ackSequence } from './acks.ts';
 import {
   isError,
@@ -151,7 +152,7 @@ async function send(
     request.raw.socket.destroy();
     return reply;
   }
-  if (outcome.kind === 'timeout') await hold(ctx, outcome.ms ?? ctx.options.timeoutMs);
+  if (outcome.kind === 'timeout') await hold(ctx.holds, outcome.ms ?? ctx.options.timeoutMs);
   return reply.code(201).send({ id: record.id, _data: made.message });
 }
 
@@ -240,17 +241,4 @@ function echo(request: FastifyRequest): RequestEcho {
     body: request.body,
     query: request.query,
   };
-}
-
-/** Waits `ms`, or less when the double closes first. */
-function hold(ctx: DoubleContext, ms: number): Promise<void> {
-  return new Promise((resolve) => {
-    const release = () => {
-      clearTimeout(timer);
-      ctx.holds.delete(release);
-      resolve();
-    };
-    const timer = setTimeout(release, ms);
-    ctx.holds.add(release);
-  });
 }
