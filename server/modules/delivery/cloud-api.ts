@@ -18,14 +18,17 @@ export interface CloudApiCredentials {
 export const GRAPH_TIMEOUT_MS = 10_000;
 
 /**
- * A failed Graph API call: Meta's error `code` when it answered one, else what went wrong.
- * `unreachable`: no connection was made, so the request never left; `network` and `timeout`: it
- * may have arrived (an answer lost on its way back).
+ * How a call to a WhatsApp API failed: `answer`, the API answered an error; `unreachable`, no
+ * connection was made, so the request never left; `network` and `timeout`, it may have arrived
+ * (an answer lost on its way back).
  */
+export type FailureKind = 'answer' | 'unreachable' | 'network' | 'timeout';
+
+/** A failed Graph API call: Meta's error `code` when it answered one, else how it failed. */
 export class GraphError extends Error {
   constructor(
     message: string,
-    readonly kind: 'answer' | 'unreachable' | 'network' | 'timeout',
+    readonly kind: FailureKind,
     readonly status: number | null = null,
     readonly code: number | null = null,
     readonly title: string | null = null,
@@ -116,7 +119,8 @@ const NOT_CONNECTED = new Set([
   'UND_ERR_CONNECT_TIMEOUT',
 ]);
 
-export function failureKind(error: unknown): GraphError['kind'] {
+/** The kind of a failure to get any answer (`fetch` threw). */
+export function failureKind(error: unknown): Exclude<FailureKind, 'answer'> {
   if (error instanceof DOMException && error.name === 'TimeoutError') return 'timeout';
   const code = (error as { cause?: { code?: string } }).cause?.code;
   return code && NOT_CONNECTED.has(code) ? 'unreachable' : 'network';

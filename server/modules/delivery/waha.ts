@@ -1,7 +1,7 @@
 // WAHA (the self-hosted WhatsApp HTTP API) as Sebar calls it: one request function that turns
 // every failure into a WahaError, and the calls the gateway's devices and sends make. Shapes
 // from WAHA's documentation (waha.devlike.pro: Sessions, Send messages, Contacts, Events).
-import { failureKind } from './cloud-api.ts';
+import { failureKind, type FailureKind } from './cloud-api.ts';
 
 /** Where the gateway is and its API key (`X-Api-Key`), in plain text (never answered). */
 export interface WahaConnection {
@@ -14,13 +14,12 @@ export const WAHA_TIMEOUT_MS = 20_000;
 
 /**
  * A failed WAHA call. `code` is WhatsApp's own refusal when WAHA passed one on (463 reachout
- * timelock, 475 message capping: "server returned error 463"). `unreachable`: nothing was sent;
- * `network` and `timeout`: it may have been.
+ * timelock, 475 message capping: "server returned error 463").
  */
 export class WahaError extends Error {
   constructor(
     message: string,
-    readonly kind: 'answer' | 'unreachable' | 'network' | 'timeout',
+    readonly kind: FailureKind,
     readonly status: number | null = null,
     readonly code: number | null = null,
   ) {
