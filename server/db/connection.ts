@@ -55,3 +55,5 @@ export function orderedList(
 
 export const bool = (value: number | boolean) => (value ? 1 : 0);
 export const now = () => new Date().toISOString();
+/** The instant `ms` (milliseconds since the epoch) as stored: an ISO 8601 text. */
+export const isoAt = (ms: number) => new Date(ms).toISOString();

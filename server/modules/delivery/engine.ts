@@ -13,6 +13,7 @@ import {
   type CloudApiCredentials,
 } from './cloud-api.ts';
 import { credentialsOf, readDelivery } from './delivery.service.ts';
+import { applyEvents } from './cloud-api-events.ts';
 import { applyGatewayEvents } from './gateway-events.ts';
 import { claimForDevices, holdDevice, type GatewayClaimed } from './gateway-outbox.ts';
 import {
@@ -23,7 +24,6 @@ import {
 } from './gateway-sender.ts';
 import {
   anyDue,
-  applyEvents,
   callbackKey,
   claimDue,
   keepMediaId,

@@ -1,4 +1,4 @@
-// Applies the WhatsApp gateway's (WAHA's) kept webhook events, as applyEvents (outbox.ts) does
+// Applies the WhatsApp gateway's (WAHA's) kept webhook events, as applyEvents (cloud-api-events.ts) does
 // Meta's: session.status moves its device, message.ack moves its number forward only (the same
 // applyStatuses), and incoming messages are read for the opt-out list. The events are marked
 // applied in the same transaction.
@@ -7,16 +7,15 @@ import { now, type DbHandle } from '#server/db/connection.ts';
 import { transact, type Tx } from '#server/db/transaction.ts';
 import { recordOptOuts } from '#server/modules/opt-outs/opt-outs.service.ts';
 import { heardStatus } from './devices.service.ts';
+import { applyStatuses, type ReportedMessageStatus } from './outbox.ts';
+import type { WahaSession } from './waha.ts';
 import {
   EVENT_BATCH,
-  applyStatuses,
   markApplied,
   pendingEvents,
   putBack,
   splitWaiting,
-  type ReportedMessageStatus,
-} from './outbox.ts';
-import type { WahaSession } from './waha.ts';
+} from './webhook-intake.ts';
 
 /** One of WAHA's webhook bodies: `{event, session, me, payload, timestamp}`. */
 interface WahaEvent {

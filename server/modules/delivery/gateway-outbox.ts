@@ -3,7 +3,7 @@
 // WORKING device at a human pace: a random gap between sends, sending hours, a daily limit.
 import { jakartaDayRange } from '#common/dashboard.ts';
 import { sendingWindow } from '#common/sending-hours.ts';
-import { type DbHandle } from '#server/db/connection.ts';
+import { isoAt, type DbHandle } from '#server/db/connection.ts';
 import type { GatewayDevicesTable } from '#server/db/schema.ts';
 import { forUpdate, transact } from '#server/db/transaction.ts';
 import { claimedAt } from './outbox.ts';
@@ -28,8 +28,6 @@ export interface GatewayClaimed {
   message: string;
   imageUrl: string | null;
 }
-
-const iso = (ms: number) => new Date(ms).toISOString();
 
 /** Whether the device may send: WORKING and not held by Sebar (a hold with no end waits for the admin). */
 export function deviceReady(device: GatewayDevicesTable, at: number): boolean {
@@ -83,7 +81,7 @@ export async function claimForDevices(
         .select(['n.blast_id', 'n.idx', 'n.number', 'b.message', 'b.image_url'])
         .where('b.delivery_mode', '=', 'gateway')
         .where('n.state', '=', 'queued')
-        .where('n.next_attempt_at', '<=', iso(at))
+        .where('n.next_attempt_at', '<=', isoAt(at))
         .orderBy('n.next_attempt_at')
         .orderBy('n.blast_id')
         .orderBy('n.idx')
@@ -99,7 +97,7 @@ export async function claimForDevices(
       const gapMs = humanGap(pacing, random);
       await tx.db
         .updateTable('gateway_devices')
-        .set({ next_send_at: iso(at + gapMs) })
+        .set({ next_send_at: isoAt(at + gapMs) })
         .where('session', '=', device.session)
         .execute();
       waitMs = Math.min(waitMs, gapMs);
@@ -137,8 +135,8 @@ export async function holdDevice(
     .set({
       pause_reason: hold.reason,
       error_code: hold.code,
-      paused_until: hold.until === null ? null : iso(hold.until),
-      updated_at: iso(Date.now()),
+      paused_until: hold.until === null ? null : isoAt(hold.until),
+      updated_at: isoAt(Date.now()),
     })
     .where('session', '=', session)
     .execute();

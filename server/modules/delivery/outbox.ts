@@ -1,6 +1,7 @@
 // The delivery engine's work in the database (decision 204): Cloud API numbers are the outbox.
 // Workers claim due numbers at the pace of all workers together, record what each send came to,
-// apply Meta's statuses as they arrive, and settle the blasts through the blast service.
+// move numbers forward by the statuses their webhooks report (cloud-api-events.ts and
+// gateway-events.ts read those), and settle the blasts through the blast service.
 import type { BlastTemplate } from '#common/blasts.ts';
 import {
   applyStatus,
@@ -10,21 +11,11 @@ import {
 } from '#common/delivery-states.ts';
 import { errorMeaning, failedStatus } from '#common/whatsapp-errors.ts';
 import { sql, type ExpressionBuilder } from 'kysely';
-import { now, type DbHandle } from '#server/db/connection.ts';
-import type {
-  BlastNumbersTable,
-  Database,
-  DeliveryEngineTable,
-  WebhookEventsTable,
-} from '#server/db/schema.ts';
+import { isoAt, now, type DbHandle } from '#server/db/connection.ts';
+import type { BlastNumbersTable, Database, DeliveryEngineTable } from '#server/db/schema.ts';
 import { forUpdate, transact, type Tx } from '#server/db/transaction.ts';
 import { groupBy, lockBlast, settleDelivery } from '#server/modules/blasts/blasts.service.ts';
-import { recordIncomingOptOuts } from '#server/modules/opt-outs/opt-outs.service.ts';
-import {
-  applyTemplateRefusal,
-  applyTemplateStatuses,
-  refusalNamesTemplate,
-} from './templates.service.ts';
+import { applyTemplateRefusal, refusalNamesTemplate } from './templates.service.ts';
 
 /** How the engine paces and retries; the defaults are Meta's, tests shorten them. */
 export interface Pacing {
@@ -84,14 +75,14 @@ export interface SendResult {
 /** The key a message carries in `biz_opaque_callback_data`: its blast and index. */
 export const callbackKey = (blastId: string, idx: number) => `${blastId}/${idx}`;
 
-function parseCallbackKey(key: unknown): { blastId: string; idx: number } | null {
+/** The blast and index in a send's callback key, or null when it is not one of Sebar's. */
+export function parseCallbackKey(key: unknown): { blastId: string; idx: number } | null {
   if (typeof key !== 'string') return null;
   const match = /^([0-9a-f-]{36})\/(\d{1,3})$/.exec(key);
   return match ? { blastId: match[1]!, idx: Number(match[2]) } : null;
 }
 
 const DAY_MS = 24 * 60 * 60 * 1000;
-const iso = (ms: number) => new Date(ms).toISOString();
 
 /** The engine's row, made running when it does not exist yet, and locked. */
 async function holdEngine(tx: Tx, at: string): Promise<DeliveryEngineTable> {
@@ -125,7 +116,7 @@ export async function anyDue(
     .innerJoin('blasts as b', 'b.id', 'n.blast_id')
     .select('n.idx')
     .where('n.state', '=', 'queued')
-    .where('n.next_attempt_at', '<=', iso(at))
+    .where('n.next_attempt_at', '<=', isoAt(at))
     .where('b.delivery_mode', '=', mode)
     .limit(1)
     .executeTakeFirst();
@@ -147,7 +138,7 @@ export async function claimDue(
   at = Date.now(),
 ): Promise<{ claimed: Claimed[]; waitMs: number }> {
   return transact(database, async (tx) => {
-    const engine = await holdEngine(tx, iso(at));
+    const engine = await holdEngine(tx, isoAt(at));
     if (!(await runsAt(tx, engine, at))) return { claimed: [], waitMs: Infinity };
     const slots = freeSlots(engine, pacing, at);
     if ('waitMs' in slots) return { claimed: [], waitMs: slots.waitMs };
@@ -157,7 +148,7 @@ export async function claimDue(
       .select(['n.blast_id', 'n.idx', 'n.number', 'b.template', 'b.image_url', 'b.media_id'])
       .where('b.delivery_mode', '=', 'cloud_api')
       .where('n.state', '=', 'queued')
-      .where('n.next_attempt_at', '<=', iso(at))
+      .where('n.next_attempt_at', '<=', isoAt(at))
       .orderBy('n.next_attempt_at')
       .orderBy('n.blast_id')
       .orderBy('n.idx')
@@ -165,13 +156,13 @@ export async function claimDue(
       .execute();
     const chosen = await withinLimits(tx, candidates, pacing, at);
     for (const [when, rows] of groupBy(chosen.later, (row) => row.until)) {
-      await updateNumbers(tx, rows, { next_attempt_at: iso(when) });
+      await updateNumbers(tx, rows, { next_attempt_at: isoAt(when) });
     }
     const out = await markSending(tx, chosen.take.slice(0, slots.room), at);
     const nextSlot = slots.start + Math.max(out.length, 1) * slots.interval;
     await tx.db
       .updateTable('delivery_engine')
-      .set({ next_slot_at: iso(nextSlot) })
+      .set({ next_slot_at: isoAt(nextSlot) })
       .where('id', '=', 1)
       .execute();
     return {
@@ -195,10 +186,10 @@ const claimAgainIn = (nextSlot: number, pacing: Pacing, now = Date.now()) =>
 
 /** Whether the engine sends at `at`: running, or paused until a time now past (it resumes). */
 async function runsAt(tx: Tx, engine: DeliveryEngineTable, at: number): Promise<boolean> {
-  if (engine.state === 'paused' && engine.resume_at && engine.resume_at <= iso(at)) {
+  if (engine.state === 'paused' && engine.resume_at && engine.resume_at <= isoAt(at)) {
     await tx.db
       .updateTable('delivery_engine')
-      .set({ state: 'running', reason: null, error_code: null, since: iso(at), resume_at: null })
+      .set({ state: 'running', reason: null, error_code: null, since: isoAt(at), resume_at: null })
       .where('id', '=', 1)
       .execute();
     return true;
@@ -226,7 +217,7 @@ function freeSlots(
 export const claimedAt = (eb: ExpressionBuilder<Database, 'blast_numbers'>, at: number) => ({
   state: 'sending' as const,
   attempts: eb('attempts', '+', 1),
-  claimed_at: iso(at),
+  claimed_at: isoAt(at),
   next_attempt_at: null,
 });
 
@@ -257,8 +248,8 @@ async function markSending<T extends Candidate>(tx: Tx, taken: T[], at: number):
     const numbers = [...new Set(out.map((row) => row.number))];
     await tx.db
       .insertInto('delivery_recipients')
-      .values(numbers.map((number) => ({ number, last_sent_at: iso(at) })))
-      .onConflict((oc) => oc.column('number').doUpdateSet({ last_sent_at: iso(at) }))
+      .values(numbers.map((number) => ({ number, last_sent_at: isoAt(at) })))
+      .onConflict((oc) => oc.column('number').doUpdateSet({ last_sent_at: isoAt(at) }))
       .execute();
   }
   return out;
@@ -291,7 +282,7 @@ async function withinLimits<T extends Candidate>(
     const row = await tx.db
       .selectFrom('delivery_recipients')
       .select((eb) => eb.fn.countAll<number>().as('n'))
-      .where('last_sent_at', '>', iso(at - DAY_MS))
+      .where('last_sent_at', '>', isoAt(at - DAY_MS))
       .executeTakeFirstOrThrow();
     used = Number(row.n);
   }
@@ -504,7 +495,7 @@ function resultChange(
     };
   }
   const again = (when: number, extra: Partial<NumberRow> = {}) => ({
-    change: { state: 'queued' as const, next_attempt_at: iso(when), ...extra },
+    change: { state: 'queued' as const, next_attempt_at: isoAt(when), ...extra },
   });
   const atMs = Date.parse(at);
   switch (outcome.kind) {
@@ -579,7 +570,7 @@ async function haltEngine(tx: Tx, halt: EngineHalt, retrying: Retrying) {
       reason: errorMeaning(halt.code).meaning,
       error_code: halt.code,
       since: at,
-      resume_at: halt.state === 'paused' ? iso(Date.now() + retrying.pauseMs) : null,
+      resume_at: halt.state === 'paused' ? isoAt(Date.now() + retrying.pauseMs) : null,
     })
     .where('id', '=', 1)
     .where('state', '!=', 'stopped')
@@ -594,170 +585,6 @@ export interface ReportedMessageStatus {
   callback: { blastId: string; idx: number } | null;
   code: number | null;
   title: string | null;
-}
-
-/** The message statuses a webhook body carries (anything else in it is ignored). */
-export function statusesOf(body: unknown): ReportedMessageStatus[] {
-  const found: ReportedMessageStatus[] = [];
-  const entries = (body as { entry?: unknown })?.entry;
-  for (const entry of Array.isArray(entries) ? entries : []) {
-    const changes = (entry as { changes?: unknown })?.changes;
-    for (const change of Array.isArray(changes) ? changes : []) {
-      const statuses = (change as { value?: { statuses?: unknown } })?.value?.statuses;
-      for (const status of Array.isArray(statuses) ? statuses : []) {
-        const parsed = statusOf(status);
-        if (parsed) found.push(parsed);
-      }
-    }
-  }
-  return found;
-}
-
-const REPORTED = new Set(['sent', 'delivered', 'read', 'failed']);
-
-function statusOf(raw: unknown): ReportedMessageStatus | null {
-  const status = raw as {
-    id?: unknown;
-    status?: unknown;
-    timestamp?: unknown;
-    biz_opaque_callback_data?: unknown;
-    errors?: { code?: unknown; title?: unknown; message?: unknown }[];
-  };
-  if (typeof status?.id !== 'string' || !REPORTED.has(String(status.status))) return null;
-  const seconds = Number(status.timestamp);
-  const error = Array.isArray(status.errors) ? status.errors[0] : undefined;
-  const code = Number(error?.code);
-  const title = error?.title ?? error?.message;
-  return {
-    id: status.id,
-    status: status.status as ReportedStatus,
-    at: Number.isFinite(seconds) && seconds > 0 ? iso(seconds * 1000) : now(),
-    callback: parseCallbackKey(status.biz_opaque_callback_data),
-    code: Number.isInteger(code) ? code : null,
-    title: typeof title === 'string' ? title.slice(0, 500) : null,
-  };
-}
-
-/**
- * Applies the kept webhook events not applied yet, in the order they became due, `limit` at a
- * time: each status moves its number forward only (a repeat or a late one changes at most a
- * missing timestamp), the blasts are settled, and the events are marked applied in the same
- * transaction; one that waits for its send's answer is put back. Answers how many events it took.
- */
-export async function applyEvents(database: DbHandle, limit = EVENT_BATCH): Promise<number> {
-  return transact(database, async (tx) => {
-    const events = (await pendingEvents(tx, 'whatsapp', limit)).map((event) => ({
-      ...event,
-      statuses: statusesIn(event.body),
-    }));
-    if (events.length === 0) return 0;
-    const unknown = await applyStatuses(
-      tx,
-      events.flatMap((e) => e.statuses),
-    );
-    // A status may come before the send's answer is recorded and without the key it was sent
-    // with; its event waits a little for the answer, then is kept as applied (not Sebar's).
-    const { done, waiting } = splitWaiting(events, (e) =>
-      e.statuses.some((status) => unknown.has(status.id)),
-    );
-    // Keyword messages in the events put their senders on the opt-out list, once per event.
-    await recordIncomingOptOuts(tx, done);
-    // Meta's template status webhooks come to the same URL: a paused template leaves the clients.
-    await applyTemplateStatuses(tx, done);
-    await markApplied(tx, done);
-    await putBack(tx, waiting);
-    return events.length;
-  });
-}
-
-/** Kept webhook events applied in one transaction at most. */
-export const EVENT_BATCH = 200;
-
-/**
- * The kept events of `source` not applied yet and due, in the order they became due (PostgreSQL:
- * skipping locked ones).
- */
-export async function pendingEvents(tx: Tx, source: WebhookEventsTable['source'], limit: number) {
-  let pending = tx.db
-    .selectFrom('webhook_events')
-    .select(['id', 'body', 'received_at'])
-    .where('processed_at', 'is', null)
-    .where('source', '=', source)
-    .where('due_at', '<=', now())
-    .orderBy('due_at')
-    .limit(limit);
-  if (tx.engine === 'postgres') pending = pending.forUpdate().skipLocked();
-  return pending.execute();
-}
-
-/** Marks the events applied. */
-export async function markApplied(tx: Tx, events: readonly { id: string }[]) {
-  if (events.length === 0) return;
-  await tx.db
-    .updateTable('webhook_events')
-    .set({ processed_at: now() })
-    .where(
-      'id',
-      'in',
-      events.map((e) => e.id),
-    )
-    .execute();
-}
-
-/** How long an event naming no known message waits for its send's answer: then it is not Sebar's. */
-const UNMATCHED_WAIT_MS = 60_000;
-
-/**
- * Splits taken events into those applied now and those that wait for a send's answer (`waits`),
- * unless they have waited long enough.
- */
-export function splitWaiting<T extends { received_at: string }>(
-  events: T[],
-  waits: (event: T) => boolean,
-): { done: T[]; waiting: T[] } {
-  const waitFrom = iso(Date.now() - UNMATCHED_WAIT_MS);
-  const done: T[] = [];
-  const waiting: T[] = [];
-  for (const event of events)
-    (event.received_at >= waitFrom && waits(event) ? waiting : done).push(event);
-  return { done, waiting };
-}
-
-/**
- * When a waiting event is looked at again, counted from its arrival: soon (a send's answer is
- * usually recorded within a second), once more, then after its wait, when it is applied.
- */
-const RECHECKS_MS = [1_000, 5_000, UNMATCHED_WAIT_MS + 1_000];
-
-/**
- * Puts waiting events back, due at their next look, so that the events behind them are applied
- * meanwhile; each is looked at three times at most.
- */
-export async function putBack(tx: Tx, events: readonly { id: string; received_at: string }[]) {
-  const at = Date.now();
-  const nextLook = (event: { received_at: string }) => {
-    const received = Date.parse(event.received_at);
-    return iso(received + (RECHECKS_MS.find((ms) => received + ms > at) ?? UNMATCHED_WAIT_MS));
-  };
-  for (const [due, rows] of groupBy(events, nextLook)) {
-    await tx.db
-      .updateTable('webhook_events')
-      .set({ due_at: due })
-      .where(
-        'id',
-        'in',
-        rows.map((e) => e.id),
-      )
-      .execute();
-  }
-}
-
-function statusesIn(body: string): ReportedMessageStatus[] {
-  try {
-    return statusesOf(JSON.parse(body));
-  } catch {
-    return [];
-  }
 }
 
 /** Applies the statuses; answers the message ids of those that name no known number. */
@@ -834,18 +661,18 @@ export async function requeueUnanswered(
     .selectFrom('webhook_events')
     .select('id')
     .where('processed_at', 'is', null)
-    .where('received_at', '<', iso(at - 5000))
+    .where('received_at', '<', isoAt(at - 5000))
     .limit(1)
     .executeTakeFirst();
   if (waiting) return 0;
   const moved = await db
     .updateTable('blast_numbers')
-    .set({ state: 'queued', next_attempt_at: iso(at) })
+    .set({ state: 'queued', next_attempt_at: isoAt(at) })
     .where('state', '=', 'sending')
-    .where('claimed_at', '<', iso(at - waits.cloudApiMs))
+    .where('claimed_at', '<', isoAt(at - waits.cloudApiMs))
     // A gateway number (it has its device) takes longer to send.
     .where((eb) =>
-      eb.or([eb('device', 'is', null), eb('claimed_at', '<', iso(at - waits.gatewayMs))]),
+      eb.or([eb('device', 'is', null), eb('claimed_at', '<', isoAt(at - waits.gatewayMs))]),
     )
     .executeTakeFirst();
   return Number(moved.numUpdatedRows);

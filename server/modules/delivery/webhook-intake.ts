@@ -1,10 +1,14 @@
 // Keeps signed webhook deliveries with a group commit: the deliveries that arrive in the same
 // turn of the event loop, or while one insert is being written, go together in the next insert,
 // so a burst of Meta's webhooks costs one transaction (one fsync) per batch instead of one per
-// delivery. Each delivery is still answered only once it is on disk (decision 208).
+// delivery. Each delivery is still answered only once it is on disk (decision 208). The workers
+// take the kept events back in the order they became due, mark them applied, or put back those
+// that wait for a send's answer.
 import crypto from 'node:crypto';
-import { now, type DbHandle } from '#server/db/connection.ts';
+import { isoAt, now, type DbHandle } from '#server/db/connection.ts';
 import type { WebhookEventsTable } from '#server/db/schema.ts';
+import type { Tx } from '#server/db/transaction.ts';
+import { groupBy } from '#server/modules/blasts/blasts.service.ts';
 
 interface Waiting {
   raw: Buffer;
@@ -68,6 +72,88 @@ export class WebhookIntake {
         })),
       )
       .onConflict((oc) => oc.column('body_sha256').doNothing())
+      .execute();
+  }
+}
+
+/** Kept webhook events applied in one transaction at most. */
+export const EVENT_BATCH = 200;
+
+/**
+ * The kept events of `source` not applied yet and due, in the order they became due (PostgreSQL:
+ * skipping locked ones).
+ */
+export async function pendingEvents(tx: Tx, source: WebhookEventsTable['source'], limit: number) {
+  let pending = tx.db
+    .selectFrom('webhook_events')
+    .select(['id', 'body', 'received_at'])
+    .where('processed_at', 'is', null)
+    .where('source', '=', source)
+    .where('due_at', '<=', now())
+    .orderBy('due_at')
+    .limit(limit);
+  if (tx.engine === 'postgres') pending = pending.forUpdate().skipLocked();
+  return pending.execute();
+}
+
+/** Marks the events applied. */
+export async function markApplied(tx: Tx, events: readonly { id: string }[]) {
+  if (events.length === 0) return;
+  await tx.db
+    .updateTable('webhook_events')
+    .set({ processed_at: now() })
+    .where(
+      'id',
+      'in',
+      events.map((e) => e.id),
+    )
+    .execute();
+}
+
+/** How long an event naming no known message waits for its send's answer: then it is not Sebar's. */
+const UNMATCHED_WAIT_MS = 60_000;
+
+/**
+ * Splits taken events into those applied now and those that wait for a send's answer (`waits`),
+ * unless they have waited long enough.
+ */
+export function splitWaiting<T extends { received_at: string }>(
+  events: T[],
+  waits: (event: T) => boolean,
+): { done: T[]; waiting: T[] } {
+  const waitFrom = isoAt(Date.now() - UNMATCHED_WAIT_MS);
+  const done: T[] = [];
+  const waiting: T[] = [];
+  for (const event of events)
+    (event.received_at >= waitFrom && waits(event) ? waiting : done).push(event);
+  return { done, waiting };
+}
+
+/**
+ * When a waiting event is looked at again, counted from its arrival: soon (a send's answer is
+ * usually recorded within a second), once more, then after its wait, when it is applied.
+ */
+const RECHECKS_MS = [1_000, 5_000, UNMATCHED_WAIT_MS + 1_000];
+
+/**
+ * Puts waiting events back, due at their next look, so that the events behind them are applied
+ * meanwhile; each is looked at three times at most.
+ */
+export async function putBack(tx: Tx, events: readonly { id: string; received_at: string }[]) {
+  const at = Date.now();
+  const nextLook = (event: { received_at: string }) => {
+    const received = Date.parse(event.received_at);
+    return isoAt(received + (RECHECKS_MS.find((ms) => received + ms > at) ?? UNMATCHED_WAIT_MS));
+  };
+  for (const [due, rows] of groupBy(events, nextLook)) {
+    await tx.db
+      .updateTable('webhook_events')
+      .set({ due_at: due })
+      .where(
+        'id',
+        'in',
+        rows.map((e) => e.id),
+      )
       .execute();
   }
 }
