@@ -57,3 +57,6 @@ export const bool = (value: number | boolean) => (value ? 1 : 0);
 export const now = () => new Date().toISOString();
 /** The instant `ms` (milliseconds since the epoch) as stored: an ISO 8601 text. */
 export const isoAt = (ms: number) => new Date(ms).toISOString();
+/** A time another service reported (epoch ms) as stored, or `fallback` when it is not one. */
+export const reportedAt = (ms: number, fallback: string) =>
+  Number.isFinite(ms) && ms > 0 ? isoAt(ms) : fallback;

@@ -3,7 +3,7 @@
 // their senders on the opt-out list, and template status changes reach the templates, all in the
 // transaction that marks the events applied.
 import type { ReportedStatus } from '#common/delivery-states.ts';
-import { isoAt, now, type DbHandle } from '#server/db/connection.ts';
+import { now, reportedAt, type DbHandle } from '#server/db/connection.ts';
 import { transact } from '#server/db/transaction.ts';
 import { recordIncomingOptOuts } from '#server/modules/opt-outs/opt-outs.service.ts';
 import { applyStatuses, parseCallbackKey, type ReportedMessageStatus } from './outbox.ts';
@@ -44,14 +44,13 @@ function statusOf(raw: unknown): ReportedMessageStatus | null {
     errors?: { code?: unknown; title?: unknown; message?: unknown }[];
   };
   if (typeof status?.id !== 'string' || !REPORTED.has(String(status.status))) return null;
-  const seconds = Number(status.timestamp);
   const error = Array.isArray(status.errors) ? status.errors[0] : undefined;
   const code = Number(error?.code);
   const title = error?.title ?? error?.message;
   return {
     id: status.id,
     status: status.status as ReportedStatus,
-    at: Number.isFinite(seconds) && seconds > 0 ? isoAt(seconds * 1000) : now(),
+    at: reportedAt(Number(status.timestamp) * 1000, now()),
     callback: parseCallbackKey(status.biz_opaque_callback_data),
     code: Number.isInteger(code) ? code : null,
     title: typeof title === 'string' ? title.slice(0, 500) : null,

@@ -3,7 +3,7 @@
 // applyStatuses), and incoming messages are read for the opt-out list. The events are marked
 // applied in the same transaction.
 import type { ReportedStatus } from '#common/delivery-states.ts';
-import { now, type DbHandle } from '#server/db/connection.ts';
+import { now, reportedAt, type DbHandle } from '#server/db/connection.ts';
 import { transact, type Tx } from '#server/db/transaction.ts';
 import { recordOptOuts } from '#server/modules/opt-outs/opt-outs.service.ts';
 import { heardStatus } from './devices.service.ts';
@@ -44,10 +44,7 @@ function parsed(body: string): WahaEvent | null {
   }
 }
 
-const atOf = (event: WahaEvent) => {
-  const ms = Number(event.timestamp);
-  return Number.isFinite(ms) && ms > 0 ? new Date(ms).toISOString() : now();
-};
+const atOf = (event: WahaEvent) => reportedAt(Number(event.timestamp), now());
 
 /** The message status a `message.ack` event reports, or null (pending, or not an ack). */
 export function ackStatusOf(body: unknown): ReportedMessageStatus | null {

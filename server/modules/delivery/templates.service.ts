@@ -11,7 +11,7 @@ import {
   type Template,
 } from '#common/templates.ts';
 import { missingForCloudApi } from '#common/delivery.ts';
-import { now, type Db, type DbHandle } from '#server/db/connection.ts';
+import { now, reportedAt, type Db, type DbHandle } from '#server/db/connection.ts';
 import type { WhatsappTemplatesTable } from '#server/db/schema.ts';
 import { forUpdate, transact, type Tx } from '#server/db/transaction.ts';
 import { recordAudit } from '#server/modules/audit/audit.service.ts';
@@ -240,9 +240,7 @@ function templateStatusesOf(body: unknown, receivedAt: string): ReportedTemplate
   const entries = (body as { entry?: unknown })?.entry;
   for (const entry of Array.isArray(entries) ? entries : []) {
     const { time, changes } = (entry ?? {}) as { time?: unknown; changes?: unknown };
-    const seconds = Number(time);
-    const at =
-      Number.isFinite(seconds) && seconds > 0 ? new Date(seconds * 1000).toISOString() : receivedAt;
+    const at = reportedAt(Number(time) * 1000, receivedAt);
     for (const change of Array.isArray(changes) ? changes : []) {
       const { field, value } = (change ?? {}) as {
         field?: unknown;
