@@ -9,6 +9,7 @@ import { recordIncomingOptOuts } from '#server/modules/opt-outs/opt-outs.service
 import { applyStatuses, parseCallbackKey, type ReportedMessageStatus } from './outbox.ts';
 import { applyTemplateStatuses } from './templates.service.ts';
 import {
+  anyDueEvents,
   EVENT_BATCH,
   markApplied,
   pendingEvents,
@@ -72,6 +73,7 @@ function statusesIn(body: string): ReportedMessageStatus[] {
  * transaction; one that waits for its send's answer is put back. Answers how many events it took.
  */
 export async function applyEvents(database: DbHandle, limit = EVENT_BATCH): Promise<number> {
+  if (!(await anyDueEvents(database, 'whatsapp'))) return 0;
   return transact(database, async (tx) => {
     const events = (await pendingEvents(tx, 'whatsapp', limit)).map((event) => ({
       ...event,

@@ -10,6 +10,7 @@ import { heardStatus } from './devices.service.ts';
 import { applyStatuses, type ReportedMessageStatus } from './outbox.ts';
 import type { WahaSession } from './waha.ts';
 import {
+  anyDueEvents,
   EVENT_BATCH,
   markApplied,
   pendingEvents,
@@ -91,6 +92,7 @@ export function incomingMessagesOf(body: unknown): IncomingMessage[] {
  * for its send's answer (as Meta's statuses are), then is kept as applied (not Sebar's).
  */
 export async function applyGatewayEvents(database: DbHandle, limit = EVENT_BATCH): Promise<number> {
+  if (!(await anyDueEvents(database, 'waha'))) return 0;
   return transact(database, async (tx) => {
     const events = (await pendingEvents(tx, 'waha', limit)).map((row) => {
       const event = parsed(row.body);

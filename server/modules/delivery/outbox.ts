@@ -665,15 +665,25 @@ export async function requeueUnanswered(
     .limit(1)
     .executeTakeFirst();
   if (waiting) return 0;
+  const unanswered = (eb: ExpressionBuilder<Database, 'blast_numbers'>) =>
+    eb.and([
+      eb('state', '=', 'sending'),
+      eb('claimed_at', '<', isoAt(at - waits.cloudApiMs)),
+      // A gateway number (it has its device) takes longer to send.
+      eb.or([eb('device', 'is', null), eb('claimed_at', '<', isoAt(at - waits.gatewayMs))]),
+    ]);
+  // Looked for first, so an idle worker's sweep takes no write lock.
+  const any = await db
+    .selectFrom('blast_numbers')
+    .select('idx')
+    .where(unanswered)
+    .limit(1)
+    .executeTakeFirst();
+  if (!any) return 0;
   const moved = await db
     .updateTable('blast_numbers')
     .set({ state: 'queued', next_attempt_at: isoAt(at) })
-    .where('state', '=', 'sending')
-    .where('claimed_at', '<', isoAt(at - waits.cloudApiMs))
-    // A gateway number (it has its device) takes longer to send.
-    .where((eb) =>
-      eb.or([eb('device', 'is', null), eb('claimed_at', '<', isoAt(at - waits.gatewayMs))]),
-    )
+    .where(unanswered)
     .executeTakeFirst();
   return Number(moved.numUpdatedRows);
 }

@@ -1,5 +1,6 @@
 // The intake's group commit: deliveries that arrive together are kept by one insert, each one
-// answered once it is kept, a repeat kept once.
+// answered once it is kept, a repeat kept once. With nothing to do, the workers' look at the kept
+// events and at unanswered sends takes no write lock.
 import {
   InsertQueryNode,
   type KyselyPlugin,
@@ -10,8 +11,15 @@ import {
   type UnknownRow,
 } from 'kysely';
 import { afterAll, beforeAll, expect, it } from 'vitest';
+import { sql } from 'kysely';
 import { migrate } from '#server/db/migrate.ts';
-import { freshDatabase } from '#server/test/helpers.ts';
+import { openPostgres } from '#server/db/postgres.ts';
+import { openSqlite } from '#server/db/sqlite.ts';
+import { transact } from '#server/db/transaction.ts';
+import { freshDatabase, TEST_DATABASE_URL } from '#server/test/helpers.ts';
+import { applyEvents } from './cloud-api-events.ts';
+import { applyGatewayEvents } from './gateway-events.ts';
+import { requeueUnanswered } from './outbox.ts';
 import { WebhookIntake } from './webhook-intake.ts';
 
 /** Counts the inserts the database is asked to run. */
@@ -51,4 +59,37 @@ it('keeps deliveries that arrive in one turn of the event loop with one insert',
   // A lone delivery later is written on its own, at once.
   await intake.keep(Buffer.from('{"delivery":"later"}'));
   expect(counter.inserts).toBe(2);
+});
+
+it('an idle worker looks at its queues without waiting for another writer', async () => {
+  const { handle, config } = database;
+  await handle.db.deleteFrom('webhook_events').execute();
+  // Another connection holds the write lock (SQLite) or locks the event table against takers
+  // (PostgreSQL), as a long request's transaction would.
+  const other = handle.file
+    ? openSqlite(handle.file)
+    : openPostgres(TEST_DATABASE_URL, config.databaseSchema!);
+  let release = () => {};
+  const released = new Promise<void>((resolve) => (release = resolve));
+  let locked = () => {};
+  const holding = new Promise<void>((resolve) => (locked = resolve));
+  const holder = transact(other, async (tx) => {
+    if (tx.engine === 'postgres') {
+      await sql`lock table webhook_events in exclusive mode`.execute(tx.db);
+    }
+    locked();
+    await released;
+  });
+  try {
+    await holding;
+    const blocked = new Promise<string>((resolve) => setTimeout(() => resolve('blocked'), 1000));
+    expect(await Promise.race([applyEvents(handle), blocked])).toBe(0);
+    expect(await Promise.race([applyGatewayEvents(handle), blocked])).toBe(0);
+    const waits = { cloudApiMs: 15_000, gatewayMs: 60_000 };
+    expect(await Promise.race([requeueUnanswered(handle, waits), blocked])).toBe(0);
+  } finally {
+    release();
+    await holder;
+    await other.close();
+  }
 });

@@ -5,7 +5,7 @@
 // take the kept events back in the order they became due, mark them applied, or put back those
 // that wait for a send's answer.
 import crypto from 'node:crypto';
-import { isoAt, now, type DbHandle } from '#server/db/connection.ts';
+import { isoAt, now, type Db, type DbHandle } from '#server/db/connection.ts';
 import type { WebhookEventsTable } from '#server/db/schema.ts';
 import type { Tx } from '#server/db/transaction.ts';
 import { groupBy } from '#server/modules/blasts/blasts.service.ts';
@@ -79,19 +79,23 @@ export class WebhookIntake {
 /** Kept webhook events applied in one transaction at most. */
 export const EVENT_BATCH = 200;
 
-/**
- * The kept events of `source` not applied yet and due, in the order they became due (PostgreSQL:
- * skipping locked ones).
- */
-export async function pendingEvents(tx: Tx, source: WebhookEventsTable['source'], limit: number) {
-  let pending = tx.db
+/** The kept events of `source` not applied yet and due, in the order they became due. */
+const dueEvents = (db: Db, source: WebhookEventsTable['source']) =>
+  db
     .selectFrom('webhook_events')
-    .select(['id', 'body', 'received_at'])
     .where('processed_at', 'is', null)
     .where('source', '=', source)
     .where('due_at', '<=', now())
-    .orderBy('due_at')
-    .limit(limit);
+    .orderBy('due_at');
+
+/** Whether any event of `source` is due: read before a write transaction is opened for them. */
+export async function anyDueEvents({ db }: DbHandle, source: WebhookEventsTable['source']) {
+  return (await dueEvents(db, source).select('id').limit(1).executeTakeFirst()) !== undefined;
+}
+
+/** Up to `limit` due events of `source`, taken by this transaction (PostgreSQL: skipping locked ones). */
+export async function pendingEvents(tx: Tx, source: WebhookEventsTable['source'], limit: number) {
+  let pending = dueEvents(tx.db, source).select(['id', 'body', 'received_at']).limit(limit);
   if (tx.engine === 'postgres') pending = pending.forUpdate().skipLocked();
   return pending.execute();
 }
