@@ -5,9 +5,10 @@ import type { NumberStatus } from './blasts.ts';
 
 /**
  * retry: transient, the number is sent again later; failed / no_wa: final for the number;
+ * hold: its template is paused, the number waits until Meta approves it again;
  * pause: the sender is restricted, sending waits; stop: the credentials are wrong, the admin acts.
  */
-export type ErrorHandling = 'retry' | 'failed' | 'no_wa' | 'pause' | 'stop';
+export type ErrorHandling = 'retry' | 'failed' | 'no_wa' | 'hold' | 'pause' | 'stop';
 
 export interface ErrorMeaning {
   handling: ErrorHandling;
@@ -61,9 +62,10 @@ const CODES: Record<number, ErrorMeaning> = {
     reason: 'Template pesan tidak tersedia',
   },
   132015: {
-    handling: 'failed',
-    meaning: 'Template dijeda Meta karena kualitasnya rendah',
-    reason: 'Template pesan sedang dijeda WhatsApp',
+    handling: 'hold',
+    meaning:
+      'Template dijeda Meta karena kualitasnya rendah; nomornya menunggu template disetujui lagi',
+    reason: 'Template pesan sedang dijeda WhatsApp; dikirim setelah disetujui kembali',
   },
   132016: {
     handling: 'failed',

@@ -33,6 +33,13 @@ export function inJsonArray(engine: Engine, column: string, json: string): RawBu
     : sql<boolean>`${sql.ref(column)} in (select value from json_each(${json}))`;
 }
 
+/** The text at `key` of the JSON object stored as text in `column` (null when it has none). */
+export function jsonText(engine: Engine, column: string, key: string): RawBuilder<string | null> {
+  return engine === 'postgres'
+    ? sql<string | null>`(${sql.ref(column)}::json ->> ${key})`
+    : sql<string | null>`json_extract(${sql.ref(column)}, ${`$.${key}`})`;
+}
+
 /**
  * The texts of `values` as rows (idx, value), idx counting from 0 in list order: a list inserted
  * by one short statement with one parameter, rather than a statement with a placeholder per item.

@@ -11,7 +11,7 @@ import {
   type Template,
 } from '#common/templates.ts';
 import { missingForCloudApi } from '#common/delivery.ts';
-import { now, reportedAt, type Db, type DbHandle } from '#server/db/connection.ts';
+import { isoAt, jsonText, now, reportedAt, type Db, type DbHandle } from '#server/db/connection.ts';
 import type { WhatsappTemplatesTable } from '#server/db/schema.ts';
 import { forUpdate, transact, type Tx } from '#server/db/transaction.ts';
 import { recordAudit } from '#server/modules/audit/audit.service.ts';
@@ -134,6 +134,11 @@ export async function syncTemplates(
     let gone = tx.db.deleteFrom('whatsapp_templates');
     if (ids.length > 0) gone = gone.where('id', 'not in', ids);
     const deleted = await gone.executeTakeFirst();
+    const before = new Map(
+      (await tx.db.selectFrom('whatsapp_templates').select(['id', 'status']).execute()).map(
+        (row) => [row.id, row.status],
+      ),
+    );
     for (const template of fetched) {
       const values = {
         name: template.name,
@@ -148,6 +153,8 @@ export async function syncTemplates(
         .values({ id: template.id, ...values, enabled: 0 })
         .onConflict((oc) => oc.column('id').doUpdateSet(values))
         .execute();
+      const was = before.get(template.id);
+      if (was !== undefined) await followPause(tx, template.id, was, template.status, syncedAt);
     }
     await recordAudit(tx.db, {
       actorId,
@@ -326,6 +333,7 @@ async function applyTemplateStatus(tx: Tx, reported: ReportedTemplateStatus): Pr
     .where('id', '=', reported.id)
     .execute();
   if (row.status === reported.status) return;
+  await followPause(tx, reported.id, row.status, reported.status, reported.at);
   await recordAudit(tx.db, {
     actorId: null,
     action: 'template.status',
@@ -340,4 +348,45 @@ async function applyTemplateStatus(tx: Tx, reported: ReportedTemplateStatus): Pr
       reason: reported.reason,
     },
   });
+}
+
+/** Meta's refusal of a send whose template is paused: the numbers it holds carry it. */
+const TEMPLATE_PAUSED = { error_code: 132015, error_title: 'Template is Paused' };
+
+/**
+ * How long the numbers of a paused template wait before they are tried again when no webhook or
+ * sync says the pause is over (Meta pauses a template for 3 hours, then 6): a missed webhook
+ * never holds them for good.
+ */
+export const TEMPLATE_HOLD_MS = 60 * 60 * 1000;
+
+/** The Cloud API blasts still being sent with template `templateId`. */
+const pendingBlastsWith = (tx: Tx, templateId: string) =>
+  tx.db
+    .selectFrom('blasts')
+    .select('id')
+    .where('status', '=', 'pending')
+    .where('delivery_mode', '=', 'cloud_api')
+    .where(jsonText(tx.engine, 'template', 'id'), '=', templateId);
+
+/**
+ * A template's queued numbers follow its pause (decision 222): once it is paused they wait, not
+ * sent (Meta would refuse them) and not failed; once it leaves the pause, whatever its new status,
+ * the held ones are due at once and their next send tells what Meta says now.
+ */
+async function followPause(tx: Tx, templateId: string, from: string, to: string, at: string) {
+  if (from === to || (from !== 'PAUSED' && to !== 'PAUSED')) return;
+  const numbers = tx.db
+    .updateTable('blast_numbers')
+    .where('state', '=', 'queued')
+    .where('blast_id', 'in', pendingBlastsWith(tx, templateId));
+  if (to === 'PAUSED') {
+    const until = Math.max(Date.parse(at), Date.now()) + TEMPLATE_HOLD_MS;
+    await numbers.set({ ...TEMPLATE_PAUSED, next_attempt_at: isoAt(until) }).execute();
+  } else {
+    await numbers
+      .set({ next_attempt_at: now() })
+      .where('error_code', '=', TEMPLATE_PAUSED.error_code)
+      .execute();
+  }
 }

@@ -317,6 +317,9 @@ describe('Meta’s template status webhooks', () => {
       .orderBy('created_at')
       .execute();
 
+  const pointsOf = async () =>
+    (await server.api('GET', '/api/auth/me', { token: client })).body.points as number;
+
   beforeAll(async () => {
     meta = await startLocalCloudApi({
       templates: structuredClone(DEFAULT_TEMPLATES),
@@ -401,6 +404,74 @@ describe('Meta’s template status webhooks', () => {
     expect(await adminTemplate('777000777')).toBeUndefined();
     expect(await statusAudits()).toEqual(before);
   });
+
+  it.each([
+    ['its webhook', '08123456001'],
+    ['a sync', '08123456002'],
+  ])(
+    'holds the numbers of a template Meta pauses, charged, not failed, and sends them once %s says it is approved again',
+    async (told, prefix) => {
+      const sapaan = idOf('sapaan_pelanggan');
+      expect((await enable(sapaan, true)).status).toBe(200);
+      // Paused at Meta, its webhook not come yet: the first refusal tells Sebar.
+      const atMeta = meta.options.templates.find((t) => t.id === sapaan)!;
+      atMeta.status = 'PAUSED';
+      const numbers = [1, 2, 3].map((n) => `${prefix}${n}`);
+      const pointsBefore = await pointsOf();
+      const blast = await server.api('POST', '/api/client/blast-requests', {
+        token: client,
+        body: { target_numbers: numbers, template_id: sapaan, parameters: { nama: 'Tari' } },
+      });
+      expect(blast.status, JSON.stringify(blast.body)).toBe(201);
+      const read = async () =>
+        (await server.api('GET', `/api/client/blast-requests/${blast.body.id}`, { token: client }))
+          .body;
+      const held = (body: any) =>
+        body.numbers.every(
+          (n: any) => n.delivery.state === 'queued' && n.delivery.error_code === 132015,
+        );
+      await expect.poll(async () => held(await read()), { timeout: 10_000 }).toBe(true);
+      const waiting = await read();
+      expect(waiting).toMatchObject({ status: 'pending', failed_count: 0, refund_points: 0 });
+      expect(waiting.numbers[0].delivery.reason).toBe(
+        'Template pesan sedang dijeda WhatsApp; dikirim setelah disetujui kembali',
+      );
+      expect(await pointsOf()).toBe(pointsBefore - numbers.length);
+      expect((await adminTemplate(sapaan)).status).toBe('PAUSED');
+      // Held, not sent again: each number was tried (and refused) once at most, none accepted,
+      // and no more tries while the engine keeps running.
+      const recipients = numbers.map((number) => `62${number.slice(1)}`);
+      const tries = () =>
+        meta.requests.filter(
+          (r) =>
+            r.path.endsWith('/messages') && recipients.includes((r.body as { to?: string }).to!),
+        ).length;
+      const refused = tries();
+      expect(refused).toBeGreaterThanOrEqual(1);
+      expect(refused).toBeLessThanOrEqual(numbers.length);
+      for (const recipient of recipients) expect(meta.sentTo(recipient)).toBe(0);
+      await new Promise((resolve) => setTimeout(resolve, 500));
+      expect(tries()).toBe(refused);
+
+      // Meta approves it again: its webhook, or the admin's next sync, releases the numbers.
+      if (told === 'a sync') {
+        atMeta.status = 'APPROVED';
+        expect((await sync()).status).toBe(200);
+      } else {
+        meta.changeTemplate(sapaan, 'APPROVED');
+        await applied();
+      }
+      await expect.poll(async () => (await read()).status, { timeout: 10_000 }).toBe('completed');
+      expect(await read()).toMatchObject({
+        successful_count: 3,
+        failed_count: 0,
+        refund_points: 0,
+      });
+      for (const recipient of recipients) expect(meta.sentTo(recipient)).toBe(1);
+      expect(tries()).toBe(refused + numbers.length);
+      expect(await pointsOf()).toBe(pointsBefore - numbers.length);
+    },
+  );
 
   it('fails and refunds a number Meta refuses because it disabled the template, and stops offering it', async () => {
     const tagihan = idOf('pengingat_tagihan');
