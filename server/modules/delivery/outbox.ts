@@ -15,11 +15,7 @@ import { isoAt, now, type DbHandle } from '#server/db/connection.ts';
 import type { BlastNumbersTable, Database, DeliveryEngineTable } from '#server/db/schema.ts';
 import { forUpdate, transact, type Tx } from '#server/db/transaction.ts';
 import { groupBy, lockBlast, settleDelivery } from '#server/modules/blasts/blasts.service.ts';
-import {
-  applyTemplateRefusal,
-  refusalNamesTemplate,
-  TEMPLATE_HOLD_MS,
-} from './templates.service.ts';
+import { applyTemplateRefusal, heldUntil, refusalNamesTemplate } from './templates.service.ts';
 
 /** How the engine paces and retries; the defaults are Meta's, tests shorten them. */
 export interface Pacing {
@@ -551,7 +547,7 @@ function resultChange(
       if (meaning.handling === 'hold') {
         // Its template is paused: it waits for Meta's approval (decision 222), its attempt not
         // counted; the refusal pauses the template, which holds its other numbers too.
-        return again(atMs + TEMPLATE_HOLD_MS, { ...error, attempts: row.attempts - 1 });
+        return again(heldUntil(atMs), { ...error, attempts: row.attempts - 1 });
       }
       if (meaning.handling === 'retry' && row.attempts < retrying.maxAttempts)
         return again(atMs + backoff(row.attempts, retrying), error);

@@ -358,7 +358,10 @@ const TEMPLATE_PAUSED = { error_code: 132015, error_title: 'Template is Paused' 
  * sync says the pause is over (Meta pauses a template for 3 hours, then 6): a missed webhook
  * never holds them for good.
  */
-export const TEMPLATE_HOLD_MS = 60 * 60 * 1000;
+const TEMPLATE_HOLD_MS = 60 * 60 * 1000;
+
+/** When a number held at `atMs` for its paused template is tried again at the latest. */
+export const heldUntil = (atMs: number) => Math.max(atMs, Date.now()) + TEMPLATE_HOLD_MS;
 
 /** The Cloud API blasts still being sent with template `templateId`. */
 const pendingBlastsWith = (tx: Tx, templateId: string) =>
@@ -381,8 +384,8 @@ async function followPause(tx: Tx, templateId: string, from: string, to: string,
     .where('state', '=', 'queued')
     .where('blast_id', 'in', pendingBlastsWith(tx, templateId));
   if (to === 'PAUSED') {
-    const until = Math.max(Date.parse(at), Date.now()) + TEMPLATE_HOLD_MS;
-    await numbers.set({ ...TEMPLATE_PAUSED, next_attempt_at: isoAt(until) }).execute();
+    const until = isoAt(heldUntil(Date.parse(at)));
+    await numbers.set({ ...TEMPLATE_PAUSED, next_attempt_at: until }).execute();
   } else {
     await numbers
       .set({ next_attempt_at: now() })
