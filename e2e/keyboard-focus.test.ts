@@ -186,6 +186,26 @@ describe('Hasil Blast at 375 px, admin', () => {
     await phone.keyboard.press('Escape');
     await phone.getByRole('dialog').waitFor({ state: 'hidden' });
   });
+
+  it('keeps the focus in view when Tab goes round the Detail dialog and back to its top', async () => {
+    const row = phone.locator('tbody tr', { hasText: 'Promo 29' });
+    await row.getByRole('button', { name: /^Detail/ }).focus();
+    await phone.keyboard.press('Enter');
+    await dialogFocus(phone);
+    const seen: FocusBox[] = [];
+    const texts = new Set<string>();
+    for (let step = 0; step < 40; step++) {
+      await phone.keyboard.press('Tab');
+      const box = await focusBox(phone);
+      texts.add(box.text);
+      if (hidden(box)) seen.push(box);
+    }
+    // Round more than once: the dialog's controls, each seen again after the wrap.
+    expect(texts.size).toBeLessThan(20);
+    expect(seen).toEqual([]);
+    await phone.keyboard.press('Escape');
+    await phone.getByRole('dialog').waitFor({ state: 'hidden' });
+  });
 });
 
 describe('Hasil Blast with the keyboard, admin', () => {

@@ -126,6 +126,7 @@ export function DialogContent({
   onOpenAutoFocus,
   onCloseAutoFocus,
   onKeyDown,
+  onFocus,
   ...props
 }: DialogContentProps) {
   const focusReturn = useFocusReturn({ onOpenAutoFocus, onCloseAutoFocus });
@@ -138,6 +139,13 @@ export function DialogContent({
         onKeyDown={(event) => {
           onKeyDown?.(event);
           escape(event);
+        }}
+        onFocus={(event) => {
+          onFocus?.(event);
+          // Radix moves focus without scrolling (its first focus, Tab wrapping round the dialog):
+          // the focused control is brought into the dialog's view all the same.
+          if (event.target !== event.currentTarget)
+            event.target.scrollIntoView({ block: 'nearest' });
         }}
         {...props}
         {...focusReturn}
