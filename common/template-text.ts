@@ -2,12 +2,39 @@
 // value with the Indonesian messages: pure functions without zod, shared by the server and the
 // client's blast form (whose code does not download zod).
 
+/**
+ * Where a template's placeholder is: the header's text, the body, or the end of a URL button's
+ * address (Meta's dynamic URL suffix).
+ */
+export type ParameterPart = 'header' | 'body' | 'button';
+
+/**
+ * A value a blast gives its template. `name` is its key in a blast's `parameters`: the
+ * placeholder's own name for the body (`1`, `nama`), `header.<placeholder>` for the header and
+ * `button.<index>` for a URL button (its place among the template's buttons).
+ */
+export interface TemplateParameterText {
+  name: string;
+  part: ParameterPart;
+  /** The placeholder as the template writes it between braces. */
+  placeholder: string;
+  example: string | null;
+}
+
+/** A template's button as a recipient sees it; `url` (a URL button's) may end in a placeholder. */
+export interface TemplateButtonText {
+  type: string;
+  text: string;
+  url: string | null;
+}
+
 /** The parts of a template its text is made of (a ClientTemplate has them). */
 export interface TemplateText {
   header: { format: string; text?: string | undefined } | null;
   body: string;
   footer: string | null;
-  parameters: { name: string; example: string | null }[];
+  buttons: TemplateButtonText[];
+  parameters: TemplateParameterText[];
 }
 
 /** Why a blast's template is refused (server) or not yet sendable (form), in Indonesian. */
@@ -32,10 +59,13 @@ export const HEADER_IMAGE_TYPES: readonly string[] = ['image/png', 'image/jpeg']
 /**
  * The longest text parameter Meta accepts in a body: 1024 characters when the template has other
  * components too, 32768 when the body is its only one (Cloud API reference, template parameter
- * object, `text`). 1024 is the limit that always holds.
+ * object, `text`). 1024 is the limit that always holds. A header's text is at most 60 characters,
+ * and a URL at most 2000.
  */
 export const MAX_PARAMETER_LENGTH = 1024;
 export const MAX_BODY_ONLY_PARAMETER_LENGTH = 32768;
+export const MAX_HEADER_PARAMETER_LENGTH = 60;
+export const MAX_URL_SUFFIX_LENGTH = 2000;
 
 const PLACEHOLDER = /\{\{\s*([A-Za-z0-9_]+)\s*\}\}/g;
 
@@ -44,11 +74,39 @@ export function placeholders(text: string): string[] {
   return [...new Set([...text.matchAll(PLACEHOLDER)].map((match) => match[1] ?? ''))];
 }
 
-/** How long a body parameter of this template may be (see MAX_PARAMETER_LENGTH). */
-export function parameterLimit(template: Pick<TemplateText, 'header' | 'footer'>): number {
-  return template.header || template.footer !== null
+/** A parameter's key in a blast's `parameters` (see TemplateParameterText). */
+export function parameterKey(part: ParameterPart, placeholder: string | number): string {
+  return part === 'body' ? String(placeholder) : `${part}.${placeholder}`;
+}
+
+/** How long a parameter of this template in `part` may be (see MAX_PARAMETER_LENGTH). */
+export function parameterLimit(
+  template: Pick<TemplateText, 'header' | 'footer' | 'buttons'>,
+  part: ParameterPart = 'body',
+): number {
+  if (part === 'header') return MAX_HEADER_PARAMETER_LENGTH;
+  if (part === 'button') return MAX_URL_SUFFIX_LENGTH;
+  return template.header || template.footer !== null || template.buttons.length > 0
     ? MAX_PARAMETER_LENGTH
     : MAX_BODY_ONLY_PARAMETER_LENGTH;
+}
+
+/**
+ * The values of one part of a template by placeholder: the header's `{{1}}` is `header.1` in a
+ * blast's parameters, a URL button's single placeholder is `button.<index>`.
+ */
+export function partValues(
+  values: Record<string, string>,
+  part: Exclude<ParameterPart, 'button'>,
+): Record<string, string> {
+  const entries = Object.entries(values);
+  if (part === 'body') return Object.fromEntries(entries.filter(([key]) => !key.includes('.')));
+  const prefix = `${part}.`;
+  return Object.fromEntries(
+    entries
+      .filter(([key]) => key.startsWith(prefix))
+      .map(([key, value]) => [key.slice(prefix.length), value]),
+  );
 }
 
 /** The body the recipient reads: each placeholder replaced by its value; an unfilled one stays. */
@@ -60,17 +118,40 @@ export function renderTemplate(body: string, values: Record<string, string>): st
 
 /**
  * What Meta would refuse in a parameter's value, in Indonesian, or null when it is fine: empty,
- * longer than `limit` characters, a new line or a tab, more than four spaces in a row.
+ * longer than `limit` characters, a new line or a tab, more than four spaces in a row; the end of
+ * a URL may hold no space at all.
  */
 export function templateParameterProblem(
   value: string,
   limit: number = MAX_PARAMETER_LENGTH,
+  part: ParameterPart = 'body',
 ): string | null {
   if (value.trim() === '') return 'Parameter tidak boleh kosong';
   if ([...value].length > limit) return `Parameter maksimal ${limit} karakter`;
+  if (part === 'button' && /\s/.test(value)) return 'Akhiran URL tidak boleh berisi spasi';
   if (/[\r\n\t]/.test(value)) return 'Parameter tidak boleh berisi baris baru atau tab';
   if (/ {5,}/.test(value)) return 'Parameter tidak boleh berisi lebih dari 4 spasi berturut-turut';
   return null;
+}
+
+/** How a parameter is named to the client: `{{1}}`, `header {{1}}`, `akhiran URL tombol Lacak`. */
+export function parameterLabel(
+  template: Pick<TemplateText, 'buttons'>,
+  { part, placeholder, name }: Pick<TemplateParameterText, 'part' | 'placeholder' | 'name'>,
+): string {
+  if (part === 'header') return `header {{${placeholder}}}`;
+  if (part === 'body') return `{{${placeholder}}}`;
+  const index = Number(name.slice('button.'.length));
+  return `akhiran URL tombol ${template.buttons[index]?.text ?? index + 1}`;
+}
+
+/** What Meta would refuse in this parameter's value (see templateParameterProblem), or null. */
+export function parameterProblem(
+  template: Pick<TemplateText, 'header' | 'footer' | 'buttons'>,
+  parameter: Pick<TemplateParameterText, 'part'>,
+  value: string,
+): string | null {
+  return templateParameterProblem(value, parameterLimit(template, parameter.part), parameter.part);
 }
 
 /** The values a blast gives its template: by placeholder name, or a list for `{{1}}`, `{{2}}` … */
@@ -87,26 +168,36 @@ export function parametersByName(input: ParameterInput): Record<string, string> 
  * does not have, or a value Meta would refuse (each named by its placeholder).
  */
 export function templateValuesProblem(
-  template: Pick<TemplateText, 'header' | 'footer' | 'parameters'>,
+  template: Pick<TemplateText, 'header' | 'footer' | 'buttons' | 'parameters'>,
   values: Record<string, string>,
 ): string | null {
   const names = template.parameters.map((p) => p.name);
   const unknown = Object.keys(values).find((name) => !names.includes(name));
   if (unknown !== undefined) return `Parameter {{${unknown}}} tidak ada di template ini`;
-  for (const name of names) {
-    const problem = templateParameterProblem(values[name] ?? '', parameterLimit(template));
-    if (problem) return `Parameter {{${name}}}: ${problem}`;
+  for (const parameter of template.parameters) {
+    const problem = parameterProblem(template, parameter, values[parameter.name] ?? '');
+    if (problem) return `Parameter ${parameterLabel(template, parameter)}: ${problem}`;
   }
   return null;
 }
 
-/** The whole text the recipient reads: a text header, the filled body and the footer. */
+/** The whole text the recipient reads: the text header and the body filled, and the footer. */
 export function recipientText(
   template: Pick<TemplateText, 'header' | 'body' | 'footer'>,
   values: Record<string, string>,
 ): string {
   const header = template.header?.format === 'TEXT' ? template.header.text : undefined;
-  return [header, renderTemplate(template.body, values), template.footer ?? undefined]
+  return [
+    header && renderTemplate(header, partValues(values, 'header')),
+    renderTemplate(template.body, partValues(values, 'body')),
+    template.footer ?? undefined,
+  ]
     .filter((part): part is string => Boolean(part))
     .join('\n\n');
+}
+
+/** A URL button's address with its end filled in (a button without a placeholder as it is). */
+export function buttonUrl(url: string, index: number, values: Record<string, string>): string {
+  const value = values[parameterKey('button', index)];
+  return value === undefined || value === '' ? url : url.replace(PLACEHOLDER, () => value);
 }

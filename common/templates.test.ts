@@ -2,13 +2,16 @@
 // examples; the text a recipient reads; and the rules a parameter's value must meet.
 import { describe, expect, it } from 'vitest';
 import {
+  buttonUrl,
   MAX_BODY_ONLY_PARAMETER_LENGTH,
   MAX_PARAMETER_LENGTH,
   parameterLimit,
   placeholders,
+  recipientText,
   renderTemplate,
   templateParameterProblem,
   templateStatusLabel,
+  templateValuesProblem,
   templateView,
   unsupportedPart,
 } from './templates.ts';
@@ -33,9 +36,10 @@ describe('templateView', () => {
       header: { format: 'IMAGE' },
       body: 'Halo {{1}}, nikmati diskon {{2}} untuk semua produk bulan ini!',
       footer: null,
+      buttons: [],
       parameters: [
-        { name: '1', example: 'Budi' },
-        { name: '2', example: '20%' },
+        { name: '1', part: 'body', placeholder: '1', example: 'Budi' },
+        { name: '2', part: 'body', placeholder: '2', example: '20%' },
       ],
     });
   });
@@ -58,8 +62,72 @@ describe('templateView', () => {
     expect(view.footer).toBe('Toko Sebar');
     // Each placeholder once, in order; one without an example has none.
     expect(view.parameters).toEqual([
-      { name: 'nama', example: 'Siti' },
-      { name: 'nomor', example: null },
+      { name: 'nama', part: 'body', placeholder: 'nama', example: 'Siti' },
+      { name: 'nomor', part: 'body', placeholder: 'nomor', example: null },
+    ]);
+    expect(view.buttons).toEqual([{ type: 'QUICK_REPLY', text: 'Oke', url: null }]);
+  });
+
+  it('reads a text header’s placeholder and a URL button’s, each with its own key and example', () => {
+    const view = templateView({
+      ...base,
+      components: [
+        {
+          type: 'HEADER',
+          format: 'TEXT',
+          text: 'Promo {{1}}',
+          example: { header_text: ['Kilat'] },
+        },
+        {
+          type: 'BODY',
+          text: 'Halo {{1}}, kode Anda {{2}}.',
+          example: { body_text: [['Budi', 'HEMAT']] },
+        },
+        {
+          type: 'BUTTONS',
+          buttons: [
+            { type: 'QUICK_REPLY', text: 'Berhenti' },
+            {
+              type: 'URL',
+              text: 'Lihat promo',
+              url: 'https://toko.example/promo/{{1}}',
+              example: ['https://toko.example/promo/kilat-123'],
+            },
+          ],
+        },
+      ],
+    });
+    expect(view.parameters).toEqual([
+      { name: 'header.1', part: 'header', placeholder: '1', example: 'Kilat' },
+      { name: '1', part: 'body', placeholder: '1', example: 'Budi' },
+      { name: '2', part: 'body', placeholder: '2', example: 'HEMAT' },
+      { name: 'button.1', part: 'button', placeholder: '1', example: 'kilat-123' },
+    ]);
+    expect(view.buttons).toEqual([
+      { type: 'QUICK_REPLY', text: 'Berhenti', url: null },
+      { type: 'URL', text: 'Lihat promo', url: 'https://toko.example/promo/{{1}}' },
+    ]);
+    const values = { 'header.1': 'Kilat', '1': 'Budi', '2': 'HEMAT', 'button.1': 'k-9' };
+    expect(recipientText(view, values)).toBe('Promo Kilat\n\nHalo Budi, kode Anda HEMAT.');
+    expect(buttonUrl(view.buttons[1]!.url!, 1, values)).toBe('https://toko.example/promo/k-9');
+    expect(templateValuesProblem(view, values)).toBeNull();
+  });
+
+  it('reads a named header placeholder’s example', () => {
+    const view = templateView({
+      ...base,
+      components: [
+        {
+          type: 'HEADER',
+          format: 'TEXT',
+          text: 'Untuk {{nama}}',
+          example: { header_text_named_params: [{ param_name: 'nama', example: 'Siti' }] },
+        },
+        { type: 'BODY', text: 'Terima kasih.' },
+      ],
+    });
+    expect(view.parameters).toEqual([
+      { name: 'header.nama', part: 'header', placeholder: 'nama', example: 'Siti' },
     ]);
   });
 
@@ -69,6 +137,7 @@ describe('templateView', () => {
         header: null,
         body: '',
         footer: null,
+        buttons: [],
         parameters: [],
       });
     }
@@ -121,8 +190,50 @@ describe('templateParameterProblem', () => {
   it('allows longer parameters when the body is the template’s only component', () => {
     const bodyOnly = templateView({ ...base, components: [{ type: 'BODY', text: '{{1}}' }] });
     expect(parameterLimit(bodyOnly)).toBe(MAX_BODY_ONLY_PARAMETER_LENGTH);
-    expect(parameterLimit({ header: null, footer: 'Toko' })).toBe(MAX_PARAMETER_LENGTH);
+    expect(parameterLimit({ header: null, footer: 'Toko', buttons: [] })).toBe(
+      MAX_PARAMETER_LENGTH,
+    );
+    const withButton = {
+      header: null,
+      footer: null,
+      buttons: [{ type: 'URL', text: 'x', url: 'https://x' }],
+    };
+    expect(parameterLimit(withButton)).toBe(MAX_PARAMETER_LENGTH);
     expect(templateParameterProblem('x'.repeat(2000), parameterLimit(bodyOnly))).toBeNull();
+  });
+});
+
+describe('templateValuesProblem', () => {
+  const view = templateView({
+    ...base,
+    components: [
+      { type: 'HEADER', format: 'TEXT', text: 'Promo {{1}}' },
+      { type: 'BODY', text: 'Halo {{1}}' },
+      {
+        type: 'BUTTONS',
+        buttons: [{ type: 'URL', text: 'Lihat', url: 'https://x.example/{{1}}' }],
+      },
+    ],
+  });
+  const ok = { 'header.1': 'Kilat', '1': 'Budi', 'button.0': 'a-1' };
+
+  it('names the value by where it is in the template, header and button included', () => {
+    expect(templateValuesProblem(view, { ...ok, 'header.1': 'x'.repeat(61) })).toBe(
+      'Parameter header {{1}}: Parameter maksimal 60 karakter',
+    );
+    expect(templateValuesProblem(view, { ...ok, 'header.1': 'x'.repeat(60) })).toBeNull();
+    expect(templateValuesProblem(view, { ...ok, 'button.0': 'promo kilat' })).toBe(
+      'Parameter akhiran URL tombol Lihat: Akhiran URL tidak boleh berisi spasi',
+    );
+    expect(templateValuesProblem(view, { ...ok, 'button.0': '' })).toBe(
+      'Parameter akhiran URL tombol Lihat: Parameter tidak boleh kosong',
+    );
+    expect(templateValuesProblem(view, { '1': 'Budi', 'button.0': 'a' })).toBe(
+      'Parameter header {{1}}: Parameter tidak boleh kosong',
+    );
+    expect(templateValuesProblem(view, { ...ok, 'button.1': 'b' })).toBe(
+      'Parameter {{button.1}} tidak ada di template ini',
+    );
   });
 });
 
@@ -139,13 +250,17 @@ describe('templateStatusLabel', () => {
 
 describe('unsupportedPart', () => {
   const body = { type: 'BODY', text: 'Halo {{1}}' };
-  it('finds nothing in what a blast fills: a body, an image or plain text header, fixed buttons', () => {
+  it('finds nothing in what a blast fills: a body, an image or text header, URL and fixed buttons', () => {
     expect(unsupportedPart([body])).toBeNull();
     expect(unsupportedPart([{ type: 'HEADER', format: 'IMAGE' }, body])).toBeNull();
     expect(unsupportedPart([{ type: 'HEADER', format: 'TEXT', text: 'Promo' }, body])).toBeNull();
+    expect(
+      unsupportedPart([{ type: 'HEADER', format: 'TEXT', text: 'Hai {{1}}' }, body]),
+    ).toBeNull();
     const buttons = [
       { type: 'QUICK_REPLY', text: 'Ya' },
       { type: 'URL', text: 'Buka', url: 'https://toko.example/promo' },
+      { type: 'URL', text: 'Lacak', url: 'https://toko.example/lacak/{{1}}' },
       { type: 'PHONE_NUMBER', text: 'Telepon', phone_number: '+62211234567' },
     ];
     expect(
@@ -158,14 +273,6 @@ describe('unsupportedPart', () => {
       [[{ type: 'HEADER', format: 'VIDEO' }, body], 'header video'],
       [[{ type: 'HEADER', format: 'DOCUMENT' }, body], 'header dokumen'],
       [[{ type: 'HEADER', format: 'LOCATION' }, body], 'header lokasi'],
-      [
-        [{ type: 'HEADER', format: 'TEXT', text: 'Hai {{nama}}' }, body],
-        'header teks dengan variabel',
-      ],
-      [
-        [body, { type: 'BUTTONS', buttons: [{ type: 'URL', url: 'https://x.example/{{1}}' }] }],
-        'tombol URL dengan variabel',
-      ],
       [[body, { type: 'BUTTONS', buttons: [{ type: 'COPY_CODE' }] }], 'tombol COPY_CODE'],
       [[body, { type: 'BUTTONS', buttons: [{ type: 'otp' }] }], 'tombol OTP'],
       [[body, { type: 'BUTTONS', buttons: [{ type: 'FLOW' }] }], 'tombol FLOW'],

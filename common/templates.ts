@@ -1,7 +1,13 @@
 // WhatsApp message templates as Sebar shows them: the shape read from Meta's components (header,
 // body, footer, the body's placeholders with their examples). The text a recipient reads and
 // Meta's rules for a parameter's value are in template-text.ts (no zod: the blast form uses them).
-import { placeholders } from './template-text.ts';
+import {
+  parameterKey,
+  placeholders,
+  type ParameterPart,
+  type TemplateButtonText,
+  type TemplateParameterText,
+} from './template-text.ts';
 import { z } from './zod.ts';
 
 export * from './template-text.ts';
@@ -26,12 +32,26 @@ export const TemplateHeaderSchema = z.object({
 });
 export type TemplateHeader = z.infer<typeof TemplateHeaderSchema>;
 
-/** A body placeholder: `1`, `2` … (positional) or `nama` (named), with Meta's example value. */
+/**
+ * A value the blast fills: a placeholder of the body (`1`, `2` … positional, or `nama` named), of
+ * a text header, or the end of a URL button's address, with Meta's example value. `name` is its
+ * key in a blast's `parameters`: `1` or `nama` in the body, `header.1`, `button.0` (by the
+ * button's place among the template's buttons).
+ */
 export const TemplateParameterSchema = z.object({
   name: z.string(),
+  part: z.enum(['header', 'body', 'button']),
+  placeholder: z.string(),
   example: z.string().nullable(),
 });
 export type TemplateParameter = z.infer<typeof TemplateParameterSchema>;
+
+/** A button as the recipient sees it: QUICK_REPLY, URL (with its address), PHONE_NUMBER … */
+export const TemplateButtonSchema = z.object({
+  type: z.string(),
+  text: z.string(),
+  url: z.string().nullable(),
+});
 
 /** A template as a client's blast form reads it. */
 export const ClientTemplateSchema = z.object({
@@ -43,6 +63,7 @@ export const ClientTemplateSchema = z.object({
   header: TemplateHeaderSchema.nullable(),
   body: z.string(),
   footer: z.string().nullable(),
+  buttons: z.array(TemplateButtonSchema),
   parameters: z.array(TemplateParameterSchema),
 });
 export type ClientTemplate = z.infer<typeof ClientTemplateSchema>;
@@ -80,10 +101,8 @@ interface Component {
   text?: unknown;
   buttons?: unknown;
   url?: unknown;
-  example?: {
-    body_text?: unknown;
-    body_text_named_params?: unknown;
-  };
+  /** Header and body: `{header_text, body_text, …_named_params}`; a button: its URLs. */
+  example?: unknown;
 }
 
 const asText = (value: unknown) => (typeof value === 'string' ? value : undefined);
@@ -97,44 +116,92 @@ function componentOf(components: unknown, type: string): Component | undefined {
 }
 
 /**
- * The example Meta keeps for placeholder `name`: `body_text[0][n - 1]` for positional `{{n}}`,
- * the `body_text_named_params` entry of that name for a named one; null when none was given.
+ * The example Meta keeps for a header's or body's placeholder `name`: the `<part>_text_named_params`
+ * entry of that name for a named one; for positional `{{n}}`, `header_text[n - 1]` or
+ * `body_text[0][n - 1]`; null when none was given.
  */
-function exampleOf(body: Component | undefined, name: string): string | null {
-  const named = body?.example?.body_text_named_params;
+function exampleOf(
+  component: Component | undefined,
+  part: 'header' | 'body',
+  name: string,
+): string | null {
+  const example = (component?.example ?? {}) as Record<string, unknown>;
+  const named = example[`${part}_text_named_params`];
   if (Array.isArray(named)) {
     const entry = named.find((e) => (e as { param_name?: unknown })?.param_name === name) as
       { example?: unknown } | undefined;
     return asText(entry?.example) ?? null;
   }
-  const rows = body?.example?.body_text;
-  const first: unknown = Array.isArray(rows) ? rows[0] : undefined;
+  const texts = example[`${part}_text`];
+  const values: unknown = part === 'body' && Array.isArray(texts) ? texts[0] : texts;
   const index = Number(name) - 1;
-  if (!Array.isArray(first) || !Number.isInteger(index) || index < 0) return null;
-  return asText(first[index]) ?? null;
+  if (!Array.isArray(values) || !Number.isInteger(index) || index < 0) return null;
+  return asText(values[index]) ?? null;
+}
+
+/** A URL button's example end: Meta keeps the whole example address, which starts as the URL. */
+function urlExample(button: Component): string | null {
+  const url = asText(button.url) ?? '';
+  const example = Array.isArray(button.example) ? asText(button.example[0]) : undefined;
+  const start = url.split('{{')[0] ?? '';
+  return example?.startsWith(start) ? example.slice(start.length) || null : null;
+}
+
+function parametersOf(
+  component: Component | undefined,
+  part: 'header' | 'body',
+): TemplateParameterText[] {
+  return placeholders(asText(component?.text) ?? '').map((placeholder) => ({
+    name: parameterKey(part, placeholder),
+    part,
+    placeholder,
+    example: exampleOf(component, part, placeholder),
+  }));
+}
+
+function buttonsOf(components: unknown): Component[] {
+  const buttons = componentOf(components, 'BUTTONS')?.buttons;
+  return Array.isArray(buttons)
+    ? buttons.map((b: unknown) => (typeof b === 'object' && b !== null ? (b as Component) : {}))
+    : [];
+}
+
+/** The buttons' values: the end of each URL button's address that has a placeholder. */
+function buttonParameters(buttons: Component[]): TemplateParameterText[] {
+  return buttons.flatMap((button, index) => {
+    const [placeholder] = placeholders(asText(button.url) ?? '');
+    if (String(button.type).toUpperCase() !== 'URL' || placeholder === undefined) return [];
+    const part: ParameterPart = 'button';
+    return [{ name: parameterKey(part, index), part, placeholder, example: urlExample(button) }];
+  });
 }
 
 /** The template as clients read it, from Meta's components. */
 export function templateView(raw: RawTemplate): ClientTemplate {
   const header = componentOf(raw.components, 'HEADER');
   const body = componentOf(raw.components, 'BODY');
-  const bodyText = asText(body?.text) ?? '';
   const headerText = asText(header?.text);
+  const format = asText(header?.format)?.toUpperCase() ?? 'TEXT';
+  const buttons = buttonsOf(raw.components);
   return {
     id: raw.id,
     name: raw.name,
     language: raw.language,
     status: raw.status,
     category: raw.category,
-    header: header
-      ? {
-          format: asText(header.format)?.toUpperCase() ?? 'TEXT',
-          ...(headerText === undefined ? {} : { text: headerText }),
-        }
-      : null,
-    body: bodyText,
+    header: header ? { format, ...(headerText === undefined ? {} : { text: headerText }) } : null,
+    body: asText(body?.text) ?? '',
     footer: asText(componentOf(raw.components, 'FOOTER')?.text) ?? null,
-    parameters: placeholders(bodyText).map((name) => ({ name, example: exampleOf(body, name) })),
+    buttons: buttons.map((button): TemplateButtonText => ({
+      type: String(button.type).toUpperCase(),
+      text: asText(button.text) ?? '',
+      url: asText(button.url) ?? null,
+    })),
+    parameters: [
+      ...(format === 'TEXT' ? parametersOf(header, 'header') : []),
+      ...parametersOf(body, 'body'),
+      ...buttonParameters(buttons),
+    ],
   };
 }
 
@@ -145,15 +212,15 @@ const HEADER_KINDS: Record<string, string> = {
   LOCATION: 'lokasi',
 };
 
-/** Buttons Meta sends as the template has them (a URL one without a variable). */
-const FIXED_BUTTONS = new Set(['QUICK_REPLY', 'PHONE_NUMBER', 'VOICE_CALL', 'URL']);
+/** Buttons Sebar sends: fixed ones as the template has them, a URL one with its address's end. */
+const SENDABLE_BUTTONS = new Set(['QUICK_REPLY', 'PHONE_NUMBER', 'VOICE_CALL', 'URL']);
 
 /**
  * The part of a template Sebar cannot send yet, named in Indonesian ('header video'), or null
- * when it can send the whole template. A blast fills the body's parameters and an image header
- * only; Meta refuses every send of a template that needs more (a header of another kind or with a
- * variable, a URL button with a variable, a coupon code, a one-time password, a catalogue, a flow,
- * a carousel), and every number would fail.
+ * when it can send the whole template. A blast fills the placeholders of a text header, of the
+ * body and of URL buttons, and an image header; Meta refuses every send of a template that needs
+ * more (a header of another kind, a coupon code, a one-time password, a catalogue, a flow, a
+ * carousel), and every number would fail.
  */
 export function unsupportedPart(components: unknown): string | null {
   const parts: Component[] = Array.isArray(components) ? (components as Component[]) : [];
@@ -161,18 +228,13 @@ export function unsupportedPart(components: unknown): string | null {
     const type = String(part?.type).toUpperCase();
     if (type === 'HEADER') {
       const format = asText(part.format)?.toUpperCase() ?? 'TEXT';
-      if (format === 'TEXT' && placeholders(asText(part.text) ?? '').length > 0)
-        return 'header teks dengan variabel';
       if (format !== 'TEXT' && format !== 'IMAGE')
         return `header ${HEADER_KINDS[format] ?? format.toLowerCase()}`;
     } else if (type === 'BUTTONS') {
-      const buttons = Array.isArray(part.buttons) ? (part.buttons as Component[]) : [];
-      for (const button of buttons) {
-        const kind = String(button?.type).toUpperCase();
-        if (!FIXED_BUTTONS.has(kind)) return `tombol ${kind}`;
-        if (kind === 'URL' && placeholders(asText(button.url) ?? '').length > 0)
-          return 'tombol URL dengan variabel';
-      }
+      const kind = buttonsOf([part])
+        .map((button) => String(button.type).toUpperCase())
+        .find((k) => !SENDABLE_BUTTONS.has(k));
+      if (kind !== undefined) return `tombol ${kind}`;
     } else if (type !== 'BODY' && type !== 'FOOTER') {
       return `komponen ${type}`;
     }

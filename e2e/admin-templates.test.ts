@@ -60,7 +60,7 @@ describe('Template Pesan', () => {
     await page.getByRole('button', { name: 'Sinkronkan Template' }).click();
     await expectToast(page, 'Template berhasil disinkronkan', { variant: 'success' });
     await row('promo_bulanan').waitFor();
-    expect(await page.getByRole('switch').count()).toBe(7);
+    expect(await page.getByRole('switch').count()).toBe(DEFAULT_TEMPLATES.length + 1);
     const cells = async (name: string) =>
       (await row(name).getByRole('cell').allTextContents()).map((text) => text.trim());
     expect(await cells('promo_bulanan')).toEqual([
@@ -71,6 +71,8 @@ describe('Template Pesan', () => {
       '2',
       '',
     ]);
+    // A text header's value and a URL button's end count as parameters too.
+    expect((await cells('promo_kilat'))[4]).toBe('4');
     expect((await cells('info_pengiriman'))[3]).toBe('Menunggu');
     expect((await cells('undian_berhadiah'))[3]).toBe('Ditolak');
     // Only an approved template that Sebar can send can be switched on (video_peluncuran has a

@@ -64,6 +64,19 @@ async function signedIn(
 const sendButton = (page: Page) => page.getByRole('button', { name: 'KIRIM BLAST REQUEST' });
 const preview = (page: Page) => page.locator('[data-template-preview]');
 
+const enableTemplate = (name: string) =>
+  adminCall(e2e.server, 'PUT', `/api/admin/delivery/templates/${idOf(name)}`, { enabled: true });
+
+/** The bodies of the blasts the page posts, as they are posted. */
+function blastsPosted(page: Page): unknown[] {
+  const posted: unknown[] = [];
+  page.on('request', (r) => {
+    if (r.method() === 'POST' && r.url().endsWith('/api/client/blast-requests'))
+      posted.push(r.postDataJSON());
+  });
+  return posted;
+}
+
 async function pickTemplate(page: Page, name: string) {
   await page.getByRole('combobox', { name: 'Template Pesan' }).click();
   await page.getByRole('option', { name: `${name} (id)` }).click();
@@ -80,17 +93,9 @@ describe('Form Blast with WhatsApp templates', () => {
   });
 
   it('checks parameters as typed, previews the text, requires the header image, then sends', async () => {
-    for (const name of ['promo_bulanan', 'pengingat_tagihan']) {
-      await adminCall(e2e.server, 'PUT', `/api/admin/delivery/templates/${idOf(name)}`, {
-        enabled: true,
-      });
-    }
+    for (const name of ['promo_bulanan', 'pengingat_tagihan']) await enableTemplate(name);
     const { page, client } = await signedIn(10);
-    const posted: unknown[] = [];
-    page.on('request', (r) => {
-      if (r.method() === 'POST' && r.url().endsWith('/api/client/blast-requests'))
-        posted.push(r.postDataJSON());
-    });
+    const posted = blastsPosted(page);
     // No free message in this mode: a template instead.
     expect(await page.getByLabel('Pesan', { exact: true }).count()).toBe(0);
     await page.getByLabel('Nomor WhatsApp Tujuan').fill(numbers(2).join('\n'));
@@ -232,6 +237,56 @@ describe('Form Blast with WhatsApp templates', () => {
       image_url: null,
       template: { name: 'pengingat_tagihan', parameters: { '1': 'Rp75.000' } },
     });
+    await page.context().close();
+  });
+
+  it('fills a text header and a URL button’s end, shows where the button leads, sends them', async () => {
+    await enableTemplate('promo_kilat');
+    const { page, client } = await signedIn(3);
+    const posted = blastsPosted(page);
+    await pickTemplate(page, 'promo_kilat');
+    const header = page.getByLabel('Header {{1}}');
+    const suffix = page.getByLabel('Akhiran URL tombol Lihat promo');
+    expect(await header.getAttribute('placeholder')).toBe('Kilat');
+    expect(await suffix.getAttribute('placeholder')).toBe('kilat-123');
+    expect(await suffix.getAttribute('aria-describedby')).toBe('blast-parameter-button-0-hint');
+    await page.getByText('Ditambahkan di akhir https://toko.example/promo/').waitFor();
+    const buttons = page.getByRole('list', { name: 'Tombol pesan' }).getByRole('listitem');
+    expect(await buttons.allTextContents()).toEqual([
+      'Lihat promohttps://toko.example/promo/{{1}}',
+      'Berhenti',
+    ]);
+
+    await header.fill('Kilat');
+    await page.getByLabel('{{1}}', { exact: true }).fill('Budi');
+    await page.getByLabel('{{2}}', { exact: true }).fill('HEMAT50');
+    // An address cannot hold a space: said under the field, and the button waits.
+    await suffix.fill('kilat 7');
+    expect(await page.locator('#blast-parameter-button-0-error').textContent()).toBe(
+      'Akhiran URL tidak boleh berisi spasi',
+    );
+    expect(await sendButton(page).isDisabled()).toBe(true);
+    await suffix.fill('kilat-7');
+    const text =
+      'Promo Kilat\n\nHalo Budi, pakai kode HEMAT50 sebelum tengah malam.\n\nBalas STOP untuk berhenti';
+    expect(await preview(page).textContent()).toBe(text);
+    expect(await buttons.first().textContent()).toBe(
+      'Lihat promohttps://toko.example/promo/kilat-7',
+    );
+    await page.getByLabel('Nomor WhatsApp Tujuan').fill(numbers(1, 70).join('\n'));
+    await screenshot(page, 'client-template-blast-header-button');
+    await sendButton(page).click();
+    await page.waitForURL('**/blast-results');
+    expect(posted).toEqual([
+      {
+        template_id: idOf('promo_kilat'),
+        parameters: { 'header.1': 'Kilat', '1': 'Budi', '2': 'HEMAT50', 'button.0': 'kilat-7' },
+        target_numbers: [numbers(1, 70)[0]!.replace(/^0/, '62')],
+        image_url: null,
+      },
+    ]);
+    const list = await clientCall(e2e.server, client, 'GET', '/api/client/blast-requests');
+    expect(list.items[0]).toMatchObject({ message: text, template: { name: 'promo_kilat' } });
     await page.context().close();
   });
 

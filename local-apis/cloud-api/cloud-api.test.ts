@@ -214,6 +214,38 @@ describe('send parameters', () => {
     const wrong = await named({ type: 'text', parameter_name: 'name', text: 'Siti' });
     expect(wrong.body.error.code).toBe(132000);
   });
+
+  it('needs a text header’s value and a dynamic URL button’s end, as Meta does', async () => {
+    const { api } = await start();
+    const kilat = (components: unknown[]) =>
+      send(api, {
+        ...billSend('6281211112222'),
+        template: { name: 'promo_kilat', language: { code: 'id' }, components },
+      });
+    const header = { type: 'header', parameters: [{ type: 'text', text: 'Kilat' }] };
+    const body = {
+      type: 'body',
+      parameters: [
+        { type: 'text', text: 'Budi' },
+        { type: 'text', text: 'HEMAT50' },
+      ],
+    };
+    const button = (index: string, sub_type = 'url') => ({
+      type: 'button',
+      sub_type,
+      index,
+      parameters: [{ type: 'text', text: 'kilat-123' }],
+    });
+    expect((await kilat([header, body, button('0')])).status).toBe(200);
+    const noButton = await kilat([header, body]);
+    expect(noButton.body.error).toMatchObject({
+      code: 131008,
+      error_data: { details: 'buttons: Button at index 0 of type Url requires a parameter' },
+    });
+    expect((await kilat([body, button('0')])).body.error.code).toBe(132000);
+    // The quick reply at index 1 is not a URL button.
+    expect((await kilat([header, body, button('1')])).body.error.code).toBe(131009);
+  });
 });
 
 describe('templates', () => {
@@ -234,7 +266,7 @@ describe('templates', () => {
       });
       path = answer.body.paging.next ? answer.body.paging.next.slice(api.url.length) : '';
     }
-    expect(names).toHaveLength(6);
+    expect(names).toHaveLength(DEFAULT_TEMPLATES.length);
     const full = await graph(
       api,
       'GET',

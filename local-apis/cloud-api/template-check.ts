@@ -78,21 +78,32 @@ function placeholderError(
   return graphError(132000, `${label}: named parameter '${missing}' is missing`);
 }
 
-/** Button parameters must point at a button of the template of the same kind. */
+/**
+ * Button parameters must point at a button of the template of the same kind, and a URL button
+ * whose address ends in a placeholder needs its one text value.
+ */
 function buttonError(template: MessageTemplate, sent: SendComponent[]): GraphError | undefined {
   const buttons = part(template, 'BUTTONS')?.buttons ?? [];
-  for (const component of sent.filter((c) => c.type === 'button')) {
+  const given = sent.filter((c) => c.type === 'button');
+  for (const component of given) {
     const index = Number(component.index);
     const button = Number.isInteger(index) ? buttons[index] : undefined;
     const kind = component.sub_type?.toUpperCase();
-    if (!button || (kind === 'QUICK_REPLY' && button.type !== 'QUICK_REPLY')) {
+    if (!button || (kind !== undefined && kind !== button.type)) {
       return graphError(
         131009,
         `button: no ${kind ?? 'button'} at index ${String(component.index)}`,
       );
     }
   }
-  return undefined;
+  const missing = buttons.findIndex(
+    (button, index) =>
+      button.type === 'URL' &&
+      placeholders(button.url).length > 0 &&
+      !given.some((c) => Number(c.index) === index && c.parameters?.length === 1),
+  );
+  if (missing === -1) return undefined;
+  return graphError(131008, `buttons: Button at index ${missing} of type Url requires a parameter`);
 }
 
 function textOf(parameter: SendParameter): string | undefined {

@@ -5,10 +5,13 @@ export type TemplateStatus = 'APPROVED' | 'PENDING' | 'REJECTED' | 'PAUSED' | 'D
 export type TemplateCategory = 'MARKETING' | 'UTILITY' | 'AUTHENTICATION';
 
 export interface TemplateButton {
-  type: 'QUICK_REPLY' | 'URL' | 'PHONE_NUMBER';
+  type: 'QUICK_REPLY' | 'URL' | 'PHONE_NUMBER' | 'COPY_CODE';
   text: string;
+  /** A URL button's address; `{{1}}` at its end is filled by each send. */
   url?: string;
   phone_number?: string;
+  /** A dynamic URL button's example address; a coupon code button's example code. */
+  example?: string[];
 }
 
 export interface TemplateComponent {
@@ -19,6 +22,7 @@ export interface TemplateComponent {
   example?: {
     header_handle?: string[];
     header_text?: string[];
+    header_text_named_params?: { param_name: string; example: string }[];
     body_text?: string[][];
     body_text_named_params?: { param_name: string; example: string }[];
   };
@@ -135,11 +139,40 @@ export const DEFAULT_TEMPLATES: MessageTemplate[] = [
       },
     ],
   },
+  {
+    id: '1029384756000007',
+    name: 'promo_kilat',
+    language: 'id',
+    status: 'APPROVED',
+    category: 'MARKETING',
+    parameter_format: 'POSITIONAL',
+    components: [
+      { type: 'HEADER', format: 'TEXT', text: 'Promo {{1}}', example: { header_text: ['Kilat'] } },
+      {
+        type: 'BODY',
+        text: 'Halo {{1}}, pakai kode {{2}} sebelum tengah malam.',
+        example: { body_text: [['Budi', 'HEMAT50']] },
+      },
+      { type: 'FOOTER', text: 'Balas STOP untuk berhenti' },
+      {
+        type: 'BUTTONS',
+        buttons: [
+          {
+            type: 'URL',
+            text: 'Lihat promo',
+            url: 'https://toko.example/promo/{{1}}',
+            example: ['https://toko.example/promo/kilat-123'],
+          },
+          { type: 'QUICK_REPLY', text: 'Berhenti' },
+        ],
+      },
+    ],
+  },
 ];
 
 /**
- * Approved templates with a part Sebar cannot send yet (a video header, a URL button with a
- * variable): not in the fixture set; tests add them.
+ * Approved templates with a part Sebar cannot send yet (a video header, a coupon code button):
+ * not in the fixture set; tests add them.
  */
 export const UNSENDABLE_TEMPLATES: MessageTemplate[] = [
   {
@@ -155,16 +188,13 @@ export const UNSENDABLE_TEMPLATES: MessageTemplate[] = [
   },
   {
     id: '1029384756000102',
-    name: 'lacak_pesanan',
+    name: 'kode_kupon',
     language: 'id',
     status: 'APPROVED',
-    category: 'UTILITY',
+    category: 'MARKETING',
     components: [
-      { type: 'BODY', text: 'Pesanan Anda sudah dikirim.' },
-      {
-        type: 'BUTTONS',
-        buttons: [{ type: 'URL', text: 'Lacak', url: 'https://toko.example/lacak/{{1}}' }],
-      },
+      { type: 'BODY', text: 'Kupon belanja Anda sudah siap.' },
+      { type: 'BUTTONS', buttons: [{ type: 'COPY_CODE', text: 'Salin kode', example: ['HEMAT'] }] },
     ],
   },
 ];

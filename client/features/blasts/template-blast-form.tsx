@@ -115,9 +115,10 @@ function blockedReason(
 
 /** After a failed check of the parameters, the first wrong one takes the focus. */
 function focusWrongParameter(template: ClientTemplate | null, values: Record<string, string>) {
-  const wrong = template && Object.entries(parameterProblems(template, values));
-  const first = wrong?.find(([, problem]) => problem)?.[0];
-  if (first) document.getElementById(parameterId(first))?.focus();
+  if (!template) return;
+  const problems = parameterProblems(template, values);
+  const first = template.parameters.find(({ name }) => problems[name]);
+  if (first) document.getElementById(parameterId(first.name))?.focus();
 }
 
 /** The chosen template's parameters, its header image (or why it cannot be sent) and its text. */

@@ -18,9 +18,10 @@ const promo: ClientTemplate = {
   header: { format: 'IMAGE' },
   body: 'Halo {{1}}, nikmati diskon {{2}}!',
   footer: null,
+  buttons: [],
   parameters: [
-    { name: '1', example: 'Budi' },
-    { name: '2', example: '20%' },
+    { name: '1', part: 'body', placeholder: '1', example: 'Budi' },
+    { name: '2', part: 'body', placeholder: '2', example: '20%' },
   ],
 };
 const tagihan: ClientTemplate = {
@@ -29,7 +30,7 @@ const tagihan: ClientTemplate = {
   name: 'pengingat_tagihan',
   header: null,
   body: 'Tagihan {{1}}',
-  parameters: [{ name: '1', example: 'Rp150.000' }],
+  parameters: [{ name: '1', part: 'body', placeholder: '1', example: 'Rp150.000' }],
 };
 const context = { points: 2, templates: [promo, tagihan] };
 const image = new File([new Uint8Array([1])], 'promo.png', { type: 'image/png' });

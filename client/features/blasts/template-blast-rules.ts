@@ -3,9 +3,9 @@
 // parameters, the header image, then the numbers as in manual mode.
 import type { FieldErrors, ResolverResult } from 'react-hook-form';
 import {
-  parameterLimit,
+  parameterLabel,
+  parameterProblem,
   TEMPLATE_MESSAGES,
-  templateParameterProblem,
   type TemplateText,
 } from '#common/template-text.ts';
 import type { ClientTemplate } from '#common/templates.ts';
@@ -46,16 +46,15 @@ export interface TemplateBlastProblem {
 export const needsImage = (template: Pick<TemplateText, 'header'>) =>
   template.header?.format === 'IMAGE';
 
-/** Each placeholder of the template with what Meta would refuse in its value (null: fine). */
+/** Each value of the template with what Meta would refuse in it (null: fine), by its key. */
 export function parameterProblems(
-  template: Pick<TemplateText, 'header' | 'footer' | 'parameters'>,
+  template: Pick<TemplateText, 'header' | 'footer' | 'buttons' | 'parameters'>,
   values: Record<string, string>,
 ): Record<string, string | null> {
-  const limit = parameterLimit(template);
   return Object.fromEntries(
-    template.parameters.map(({ name }) => [
-      name,
-      templateParameterProblem(values[name] ?? '', limit),
+    template.parameters.map((parameter) => [
+      parameter.name,
+      parameterProblem(template, parameter, values[parameter.name] ?? ''),
     ]),
   );
 }
@@ -83,11 +82,11 @@ export function templateBlastProblem(
 ): TemplateBlastProblem | null {
   const template = templates.find((t) => t.id === values.template_id);
   if (!template) return { field: 'template_id', rule: 'required', text: TEMPLATE_MESSAGES.choose };
-  const wrong = Object.entries(parameterProblems(template, values.parameters)).find(
-    ([, problem]) => problem !== null,
-  );
+  const problems = parameterProblems(template, values.parameters);
+  const wrong = template.parameters.find((parameter) => problems[parameter.name] !== null);
   if (wrong) {
-    return { field: 'parameters', rule: 'pattern', text: `Parameter {{${wrong[0]}}}: ${wrong[1]}` };
+    const text = `Parameter ${parameterLabel(template, wrong)}: ${problems[wrong.name]}`;
+    return { field: 'parameters', rule: 'pattern', text };
   }
   if (needsImage(template) && !values.image) {
     return { field: 'image', rule: 'required', text: TEMPLATE_MESSAGES.needsImage };

@@ -2,7 +2,7 @@
 // Meta's rules, and the preview of the text the recipient will read.
 import { ImageIcon } from 'lucide-react';
 import { useState, type Ref } from 'react';
-import { recipientText } from '#common/template-text.ts';
+import { buttonUrl, parameterLabel, recipientText } from '#common/template-text.ts';
 import type { ClientTemplate } from '#common/templates.ts';
 import { Textarea } from '#client/components/ui/input.tsx';
 import { describedBy, Field } from '#client/components/ui/label.tsx';
@@ -17,7 +17,7 @@ import { useDataUrl } from '#client/components/ui/use-data-url.ts';
 import { needsImage, parameterProblems, typedValues } from './template-blast-rules.ts';
 
 export const TEMPLATE_ID = 'blast-template';
-export const parameterId = (name: string) => `blast-parameter-${name}`;
+export const parameterId = (name: string) => `blast-parameter-${name.replace('.', '-')}`;
 
 export interface TemplatePickerProps {
   templates: readonly ClientTemplate[];
@@ -62,7 +62,8 @@ export interface ParameterFieldsProps {
 }
 
 /**
- * One field per placeholder, named `{{name}}` with Meta's example as its placeholder. A value's
+ * One field per value, named by where it goes (`{{1}}`, `Header {{1}}`, `Akhiran URL tombol …`),
+ * with Meta's example as its placeholder; a URL button's field shows the address it ends. A value's
  * problem shows under it once something is typed there or the field is left (an untouched empty
  * field says nothing yet). A text area, so a pasted line break is seen and explained, not dropped.
  */
@@ -80,12 +81,24 @@ export function ParameterFields({
   return (
     <fieldset className="grid gap-4 sm:grid-cols-2">
       <legend className="mb-2 text-sm font-medium">Parameter Template</legend>
-      {template.parameters.map(({ name, example }) => {
+      {template.parameters.map((parameter) => {
+        const { name, example } = parameter;
         const id = parameterId(name);
         const value = values[name] ?? '';
         const shown = value !== '' || left.has(name) ? (problems[name] ?? undefined) : undefined;
+        const label = parameterLabel(template, parameter);
+        const url = parameter.part === 'button' ? urlOf(template, name) : null;
+        const hint = url ? `Ditambahkan di akhir ${url.split('{{')[0]}` : undefined;
         return (
-          <Field key={name} id={id} label={`{{${name}}}`} error={shown} required>
+          <Field
+            key={name}
+            id={id}
+            label={label.charAt(0).toUpperCase() + label.slice(1)}
+            error={shown}
+            hint={hint}
+            required
+            className="content-start"
+          >
             <Textarea
               id={id}
               rows={1}
@@ -96,7 +109,7 @@ export function ParameterFields({
               className="field-sizing-content min-h-10 resize-none"
               required
               aria-invalid={shown ? true : undefined}
-              aria-describedby={describedBy(id, shown)}
+              aria-describedby={describedBy(id, shown, hint)}
               disabled={disabled}
             />
           </Field>
@@ -106,7 +119,14 @@ export function ParameterFields({
   );
 }
 
-/** What the recipient will read, filled in as the client types; a placeholder not yet filled stays. */
+/** The address of the URL button whose end the value `button.<index>` is. */
+const urlOf = (template: ClientTemplate, name: string) =>
+  template.buttons[Number(name.slice('button.'.length))]?.url ?? null;
+
+/**
+ * What the recipient will read, filled in as the client types (a placeholder not yet filled
+ * stays), with the template's buttons under it and where a URL button leads.
+ */
 export function TemplatePreview(props: {
   template: ClientTemplate;
   values: Record<string, string>;
@@ -129,6 +149,23 @@ export function TemplatePreview(props: {
             {text}
           </p>
         </div>
+        {template.buttons.length > 0 && (
+          <ul className="mt-1 grid max-w-md gap-1" aria-label="Tombol pesan">
+            {template.buttons.map((button, index) => (
+              <li
+                key={index}
+                className="rounded-lg bg-card px-3 py-2 text-center text-sm font-medium text-primary shadow-sm"
+              >
+                {button.text}
+                {button.url && (
+                  <span className="block break-all text-xs font-normal text-muted-foreground">
+                    {buttonUrl(button.url, index, typedValues(values))}
+                  </span>
+                )}
+              </li>
+            ))}
+          </ul>
+        )}
       </div>
     </section>
   );

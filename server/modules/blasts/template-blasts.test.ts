@@ -22,6 +22,7 @@ const PROMO = idOf('promo_bulanan'); // IMAGE header, {{1}} {{2}}
 const TAGIHAN = idOf('pengingat_tagihan'); // body only, {{1}}
 const SAPAAN = idOf('sapaan_pelanggan'); // named {{nama}}
 const KONFIRMASI = idOf('konfirmasi_kehadiran'); // {{1}} and a footer
+const KILAT = idOf('promo_kilat'); // header {{1}}, body {{1}} {{2}}, a URL button ending in {{1}}
 
 const admin = (method: string, url: string, body?: unknown) =>
   server.api(method, url, { token: server.adminToken, body });
@@ -80,7 +81,7 @@ beforeAll(async () => {
   await setMode('cloud_api');
   expect((await admin('POST', '/api/admin/delivery/templates/sync')).status).toBe(200);
   // sapaan_pelanggan stays off until a test has seen it refused.
-  for (const id of [PROMO, TAGIHAN, KONFIRMASI]) {
+  for (const id of [PROMO, TAGIHAN, KONFIRMASI, KILAT]) {
     const enabled = await admin('PUT', `/api/admin/delivery/templates/${id}`, { enabled: true });
     expect(enabled.status).toBe(200);
   }
@@ -245,6 +246,58 @@ describe('Cloud API blast creation', () => {
     });
   });
 
+  it('fills a text header, the body and a URL button’s end, each by its own key', async () => {
+    const values = { 'header.1': 'Kilat', '1': 'Budi', '2': 'HEMAT50', 'button.0': 'kilat-7' };
+    const answer = await send({
+      target_numbers: [local(5)],
+      template_id: KILAT,
+      parameters: values,
+    });
+    expect(answer.status, JSON.stringify(answer.body)).toBe(201);
+    expect(answer.body.message).toBe(
+      'Promo Kilat\n\nHalo Budi, pakai kode HEMAT50 sebelum tengah malam.\n\nBalas STOP untuk berhenti',
+    );
+    expect(answer.body.template).toEqual({
+      id: KILAT,
+      name: 'promo_kilat',
+      language: 'id',
+      header_format: 'TEXT',
+      parameters: values,
+    });
+  });
+
+  it('refuses a header value or a URL end Meta would refuse, naming it, changing nothing', async () => {
+    const ok = { 'header.1': 'Kilat', '1': 'Budi', '2': 'HEMAT50', 'button.0': 'kilat-7' };
+    const kilat = (over: Record<string, string>) => ({
+      target_numbers: [local(6)],
+      template_id: KILAT,
+      parameters: { ...ok, ...over },
+    });
+    await expectUnchanged(server.database.db, async () => {
+      for (const [body, detail] of [
+        [kilat({ 'header.1': '' }), 'Parameter header {{1}}: Parameter tidak boleh kosong'],
+        [
+          kilat({ 'header.1': 'x'.repeat(61) }),
+          'Parameter header {{1}}: Parameter maksimal 60 karakter',
+        ],
+        [
+          kilat({ 'button.0': 'kilat 7' }),
+          'Parameter akhiran URL tombol Lihat promo: Akhiran URL tidak boleh berisi spasi',
+        ],
+        [kilat({ 'button.1': 'x' }), 'Parameter {{button.1}} tidak ada di template ini'],
+        // A list gives the body's values only: the header's is then missing.
+        [
+          { target_numbers: [local(6)], template_id: KILAT, parameters: ['Budi', 'HEMAT50'] },
+          'Parameter header {{1}}: Parameter tidak boleh kosong',
+        ],
+      ] as const) {
+        const answer = await send(body);
+        expectCleanError(answer, 422);
+        expect(answer.body.detail, JSON.stringify(body).slice(0, 80)).toBe(detail);
+      }
+    });
+  });
+
   it('refuses a GIF header image, which Meta does not send, changing nothing', async () => {
     const gif = await uploadImage('gif');
     await expectUnchanged(server.database.db, async () => {
@@ -372,6 +425,7 @@ describe('Cloud API blast creation', () => {
       await setMode('cloud_api');
     }
     expect(await checkLedger(server.database.db)).toEqual([]);
-    expect(await balance()).toBe(START_POINTS - 2 - 1 - 1 - 1 - 1 - 2 - 1);
+    // One point for each number of the blasts made above.
+    expect(await balance()).toBe(START_POINTS - 2 - 1 - 1 - 1 - 1 - 1 - 2 - 1);
   });
 });

@@ -208,6 +208,39 @@ describe('a template with a header image', () => {
   });
 });
 
+describe('a template with a text header and a URL button', () => {
+  it('sends the header’s value, the body’s and the button’s end as Meta’s components', async () => {
+    const numbers = [numberEnding(9550, '2000'), numberEnding(9551, '2000')];
+    const created = await f.blast(numbers, {
+      template_id: '1029384756000007',
+      parameters: { 'header.1': 'Kilat', '1': 'Budi', '2': 'HEMAT50', 'button.0': 'kilat-7' },
+    });
+    const done = await f.until(created.id, (b) => b.status === 'completed');
+    expect([done.successful_count, done.refund_points]).toEqual([2, 0]);
+    const sends = f.whatsapp.sends.filter((s) => numbers.includes(s.to));
+    expect(sends).toHaveLength(2);
+    for (const send of sends) {
+      expect(send.template).toBe('promo_kilat');
+      expect(send.components).toEqual([
+        { type: 'header', parameters: [{ type: 'text', text: 'Kilat' }] },
+        {
+          type: 'body',
+          parameters: [
+            { type: 'text', text: 'Budi' },
+            { type: 'text', text: 'HEMAT50' },
+          ],
+        },
+        {
+          type: 'button',
+          sub_type: 'url',
+          index: '0',
+          parameters: [{ type: 'text', text: 'kilat-7' }],
+        },
+      ]);
+    }
+  });
+});
+
 describe('a status that comes before its send is recorded', () => {
   /** Posts a signed 'delivered' status for message `id`, as Meta does; answers its body. */
   const postStatus = async (id: string, recipient: string) => {

@@ -3,6 +3,7 @@
 // records what each send came to. Everything it knows is in the database (outbox.ts), so workers
 // may die and restart at any moment and several may run on one PostgreSQL.
 import type { FastifyBaseLogger } from 'fastify';
+import { partValues } from '#common/template-text.ts';
 import type { DbHandle } from '#server/db/connection.ts';
 import type { FileStore } from '#server/modules/uploads/file-store.ts';
 import {
@@ -283,22 +284,29 @@ export class DeliveryEngine {
     });
   }
 
-  /** The template's header image (uploaded once per blast) and body parameters. */
+  /**
+   * The template's header (its image, uploaded once per blast, or its text's values), its body's
+   * values and the ends of its URL buttons' addresses.
+   */
   private async components(credentials: CloudApiCredentials, number: Claimed) {
+    const { header_format: format, parameters } = number.template;
     const components: unknown[] = [];
-    if (number.template.header_format === 'IMAGE') {
+    if (format === 'IMAGE') {
       const id = number.mediaId ?? (await this.mediaOf(credentials, number));
       components.push({ type: 'header', parameters: [{ type: 'image', image: { id } }] });
     }
-    const values = Object.entries(number.template.parameters);
-    if (values.length > 0) {
-      const positional = values.every(([name]) => /^\d+$/.test(name));
-      const ordered = positional ? values.sort(([a], [b]) => Number(a) - Number(b)) : values;
+    for (const part of ['header', 'body'] as const) {
+      const values = textParameters(partValues(parameters, part));
+      if (values.length > 0) components.push({ type: part, parameters: values });
+    }
+    for (const [key, text] of Object.entries(parameters)) {
+      if (!key.startsWith('button.')) continue;
+      const index = key.slice('button.'.length);
       components.push({
-        type: 'body',
-        parameters: ordered.map(([name, text]) =>
-          positional ? { type: 'text', text } : { type: 'text', parameter_name: name, text },
-        ),
+        type: 'button',
+        sub_type: 'url',
+        index,
+        parameters: [{ type: 'text', text }],
       });
     }
     return components;
@@ -347,4 +355,19 @@ function outcomeOf(error: unknown): SendOutcome {
     default:
       return { kind: 'unknown' };
   }
+}
+
+/**
+ * A header's or body's values as Meta's text parameters: positional ones (`{{1}}`, `{{2}}` …) in
+ * their order, named ones with their names.
+ */
+function textParameters(values: Record<string, string>) {
+  const entries = Object.entries(values);
+  const positional = entries.every(([name]) => /^\d+$/.test(name));
+  if (!positional) {
+    return entries.map(([name, text]) => ({ type: 'text', parameter_name: name, text }));
+  }
+  return entries
+    .sort(([a], [b]) => Number(a) - Number(b))
+    .map(([, text]) => ({ type: 'text', text }));
 }

@@ -78,6 +78,7 @@ describe('template sync', () => {
       'konfirmasi_kehadiran',
       'pengingat_tagihan',
       'promo_bulanan',
+      'promo_kilat',
       'sapaan_pelanggan',
       'undian_berhadiah',
     ]);
@@ -93,12 +94,30 @@ describe('template sync', () => {
       header: { format: 'IMAGE' },
       body: 'Halo {{1}}, nikmati diskon {{2}} untuk semua produk bulan ini!',
       footer: null,
+      buttons: [],
       parameters: [
-        { name: '1', example: 'Budi' },
-        { name: '2', example: '20%' },
+        { name: '1', part: 'body', placeholder: '1', example: 'Budi' },
+        { name: '2', part: 'body', placeholder: '2', example: '20%' },
       ],
     });
-    expect(byName.sapaan_pelanggan.parameters).toEqual([{ name: 'nama', example: 'Siti' }]);
+    expect(byName.sapaan_pelanggan.parameters).toEqual([
+      { name: 'nama', part: 'body', placeholder: 'nama', example: 'Siti' },
+    ]);
+    // A text header's placeholder and a URL button's end are values a blast fills too.
+    expect(byName.promo_kilat).toMatchObject({
+      unsupported: null,
+      header: { format: 'TEXT', text: 'Promo {{1}}' },
+      buttons: [
+        { type: 'URL', text: 'Lihat promo', url: 'https://toko.example/promo/{{1}}' },
+        { type: 'QUICK_REPLY', text: 'Berhenti', url: null },
+      ],
+      parameters: [
+        { name: 'header.1', part: 'header', placeholder: '1', example: 'Kilat' },
+        { name: '1', part: 'body', placeholder: '1', example: 'Budi' },
+        { name: '2', part: 'body', placeholder: '2', example: 'HEMAT50' },
+        { name: 'button.0', part: 'button', placeholder: '1', example: 'kilat-123' },
+      ],
+    });
     expect(byName.konfirmasi_kehadiran.footer).toBe('Balas dengan menekan salah satu tombol');
     expect(byName.undian_berhadiah).toMatchObject({ status: 'REJECTED', parameters: [] });
     const list = await server.api('GET', '/api/admin/delivery/templates', { token: admin });
@@ -240,7 +259,8 @@ describe('a template with a part Sebar cannot send yet', () => {
     );
     expect(unsupported).toMatchObject({
       video_peluncuran: 'header video',
-      lacak_pesanan: 'tombol URL dengan variabel',
+      kode_kupon: 'tombol COPY_CODE',
+      promo_kilat: null,
       promo_bulanan: null,
       konfirmasi_kehadiran: null,
     });
@@ -253,7 +273,7 @@ describe('a template with a part Sebar cannot send yet', () => {
       const button = await enable('1029384756000102', true);
       expectCleanError(button, 422);
       expect(button.body.detail).toBe(
-        'Template lacak_pesanan memakai tombol URL dengan variabel, yang belum dapat dikirim Sebar, jadi belum dapat diaktifkan',
+        'Template kode_kupon memakai tombol COPY_CODE, yang belum dapat dikirim Sebar, jadi belum dapat diaktifkan',
       );
     });
   });
@@ -263,9 +283,9 @@ describe('a template with a part Sebar cannot send yet', () => {
     expect((await enable(tagihan, true)).status).toBe(200);
     let offered = await server.api('GET', '/api/client/templates', { token: client });
     expect(names(offered.body)).toContain('pengingat_tagihan');
-    // The template is edited at Meta: its header now has a variable.
+    // The template is edited at Meta: it now has a video header.
     const template = account.options.templates.find((t) => t.id === tagihan)!;
-    template.components.unshift({ type: 'HEADER', format: 'TEXT', text: 'Tagihan {{1}}' });
+    template.components.unshift({ type: 'HEADER', format: 'VIDEO' });
     expect((await sync()).status).toBe(200);
     offered = await server.api('GET', '/api/client/templates', { token: client });
     expect(names(offered.body)).not.toContain('pengingat_tagihan');
@@ -280,7 +300,7 @@ describe('a template with a part Sebar cannot send yet', () => {
       ]);
     });
     const off = await enable(tagihan, false);
-    expect(off.body).toMatchObject({ enabled: false, unsupported: 'header teks dengan variabel' });
+    expect(off.body).toMatchObject({ enabled: false, unsupported: 'header video' });
   });
 });
 
