@@ -92,12 +92,13 @@ export function parameterLimit(
 }
 
 /**
- * The values of one part of a template by placeholder: the header's `{{1}}` is `header.1` in a
- * blast's parameters, a URL button's single placeholder is `button.<index>`.
+ * The values of one part of a template: the header's and the body's by placeholder (the header's
+ * `{{1}}` is `header.1` in a blast's parameters), the URL buttons' ends by the button's index
+ * (`button.0`).
  */
 export function partValues(
   values: Record<string, string>,
-  part: Exclude<ParameterPart, 'button'>,
+  part: ParameterPart,
 ): Record<string, string> {
   const entries = Object.entries(values);
   if (part === 'body') return Object.fromEntries(entries.filter(([key]) => !key.includes('.')));
@@ -134,6 +135,14 @@ export function templateParameterProblem(
   return null;
 }
 
+/** The button whose address a `button.<index>` value ends. */
+export function buttonOf(
+  template: Pick<TemplateText, 'buttons'>,
+  name: string,
+): TemplateButtonText | undefined {
+  return template.buttons[Number(name.slice('button.'.length))];
+}
+
 /** How a parameter is named to the client: `{{1}}`, `header {{1}}`, `akhiran URL tombol Lacak`. */
 export function parameterLabel(
   template: Pick<TemplateText, 'buttons'>,
@@ -141,8 +150,7 @@ export function parameterLabel(
 ): string {
   if (part === 'header') return `header {{${placeholder}}}`;
   if (part === 'body') return `{{${placeholder}}}`;
-  const index = Number(name.slice('button.'.length));
-  return `akhiran URL tombol ${template.buttons[index]?.text ?? index + 1}`;
+  return `akhiran URL tombol ${buttonOf(template, name)?.text ?? name}`;
 }
 
 /** What Meta would refuse in this parameter's value (see templateParameterProblem), or null. */

@@ -2,7 +2,7 @@
 // Meta's rules, and the preview of the text the recipient will read.
 import { ImageIcon } from 'lucide-react';
 import { useState, type Ref } from 'react';
-import { buttonUrl, parameterLabel, recipientText } from '#common/template-text.ts';
+import { buttonOf, buttonUrl, parameterLabel, recipientText } from '#common/template-text.ts';
 import type { ClientTemplate } from '#common/templates.ts';
 import { Textarea } from '#client/components/ui/input.tsx';
 import { describedBy, Field } from '#client/components/ui/label.tsx';
@@ -87,7 +87,7 @@ export function ParameterFields({
         const value = values[name] ?? '';
         const shown = value !== '' || left.has(name) ? (problems[name] ?? undefined) : undefined;
         const label = parameterLabel(template, parameter);
-        const url = parameter.part === 'button' ? urlOf(template, name) : null;
+        const url = parameter.part === 'button' ? buttonOf(template, name)?.url : null;
         const hint = url ? `Ditambahkan di akhir ${url.split('{{')[0]}` : undefined;
         return (
           <Field
@@ -118,10 +118,6 @@ export function ParameterFields({
     </fieldset>
   );
 }
-
-/** The address of the URL button whose end the value `button.<index>` is. */
-const urlOf = (template: ClientTemplate, name: string) =>
-  template.buttons[Number(name.slice('button.'.length))]?.url ?? null;
 
 /**
  * What the recipient will read, filled in as the client types (a placeholder not yet filled

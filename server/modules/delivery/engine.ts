@@ -299,9 +299,7 @@ export class DeliveryEngine {
       const values = textParameters(partValues(parameters, part));
       if (values.length > 0) components.push({ type: part, parameters: values });
     }
-    for (const [key, text] of Object.entries(parameters)) {
-      if (!key.startsWith('button.')) continue;
-      const index = key.slice('button.'.length);
+    for (const [index, text] of Object.entries(partValues(parameters, 'button'))) {
       components.push({
         type: 'button',
         sub_type: 'url',
