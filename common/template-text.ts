@@ -58,9 +58,9 @@ export const HEADER_IMAGE_TYPES: readonly string[] = ['image/png', 'image/jpeg']
 
 /**
  * The longest text parameter Meta accepts in a body: 1024 characters when the template has other
- * components too, 32768 when the body is its only one (Cloud API reference, template parameter
- * object, `text`). 1024 is the limit that always holds. A header's text is at most 60 characters,
- * and a URL at most 2000.
+ * components too, 32768 when the body is its only one; in a header, 60 (Cloud API reference,
+ * template parameter object, `text`). 1024 is the body's limit that always holds. A URL button's
+ * whole address is at most 2000 characters.
  */
 export const MAX_PARAMETER_LENGTH = 1024;
 export const MAX_BODY_ONLY_PARAMETER_LENGTH = 32768;

@@ -1,5 +1,5 @@
 // WhatsApp message templates as Sebar shows them: the shape read from Meta's components (header,
-// body, footer, the body's placeholders with their examples). The text a recipient reads and
+// body, footer, buttons, and the values a blast fills with their examples). The text a recipient reads and
 // Meta's rules for a parameter's value are in template-text.ts (no zod: the blast form uses them).
 import {
   parameterKey,
