@@ -1,6 +1,7 @@
 // WhatsApp message templates as Sebar shows them: the shape read from Meta's components (header,
-// body, footer, buttons, and the values a blast fills with their examples). The text a recipient reads and
-// Meta's rules for a parameter's value are in template-text.ts (no zod: the blast form uses them).
+// body, footer, buttons, and the values a blast fills with their examples). The text a recipient
+// reads and Meta's rules for a parameter's value are in template-text.ts (no zod: the blast form
+// uses them).
 import {
   parameterKey,
   placeholders,
