@@ -44,7 +44,7 @@ const SQL = {
     'update users set points = points + ?, ledger_seq = ledger_seq + 1, updated_at = ? where id = ? and points + ? >= 0 returning points, ledger_seq',
   ledger: `insert into point_transactions (id, user_id, seq, type, delta, balance_after, description, point_request_id, blast_id, created_at) values (?, ?, ?, 'usage', ?, ?, ?, null, ?, ?)`,
   count: `insert into summary_counts (user_id, counter, kind, n, total) values (?, ?, ?, 1, ?) on conflict (user_id, counter, kind) do update set n = summary_counts.n + excluded.n, total = summary_counts.total + excluded.total`,
-  blast: `insert into blasts (id, user_id, message, image_url, total_numbers, status, successful_count, failed_count, no_wa_count, refund_points, points_used, admin_notes, created_at, processed_at, delivery_mode, template, media_id, opted_out_count) values (?, ?, ?, null, ?, 'pending', 0, 0, 0, 0, ?, null, ?, null, 'manual', null, null, 0)`,
+  blast: `insert into blasts (id, user_id, message, image_url, total_numbers, status, successful_count, failed_count, no_wa_count, refund_points, points_used, admin_notes, created_at, processed_at, delivery_mode, template, media_id, media_uploaded_at, opted_out_count) values (?, ?, ?, null, ?, 'pending', 0, 0, 0, 0, ?, null, ?, null, 'manual', null, null, null, 0)`,
   numbers: `insert into blast_numbers (blast_id, idx, number, status) values ${input.numbers.map(() => "(?, ?, ?, 'pending')").join(', ')}`,
 };
 

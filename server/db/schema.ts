@@ -87,6 +87,8 @@ export interface BlastsTable {
   template: string | null;
   /** Meta's id of the uploaded header image, once uploaded. */
   media_id: string | null;
+  /** When that image was uploaded: Meta keeps it 30 days (migration 020). */
+  media_uploaded_at: string | null;
   /** The client's numbers the opt-out list left out, uncharged (migration 014). */
   opted_out_count: number;
 }

@@ -350,6 +350,7 @@ function newBlastRow(
     delivery_mode: mode,
     template: template && JSON.stringify(template),
     media_id: null,
+    media_uploaded_at: null,
     opted_out_count: optedOut,
   };
 }

@@ -3,7 +3,7 @@
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { WEBHOOK_PATH } from '#common/delivery.ts';
-import { outcomeBySuffix } from '#local-apis/cloud-api/outcomes.ts';
+import { firstOutcome, outcomeBySuffix } from '#local-apis/cloud-api/outcomes.ts';
 import { statusWebhook } from '#local-apis/cloud-api/statuses.ts';
 import { signBody } from '#local-apis/cloud-api/webhooks.ts';
 import { checkLedger } from '#server/db/ledger-check.ts';
@@ -13,9 +13,14 @@ import {
   type DeliveryFixture,
 } from '#server/test/delivery-fixture.ts';
 
+/** Meta answers this number's first send 190 (a bad token), which stops the engine. */
+const STOPS_ONCE = numberEnding(9570, '1900');
+
 let f: DeliveryFixture;
 beforeAll(async () => {
-  f = await startDeliveryFixture({ whatsapp: { outcomes: outcomeBySuffix } });
+  f = await startDeliveryFixture({
+    whatsapp: { outcomes: firstOutcome({ [STOPS_ONCE]: 'reject:190x1' }, outcomeBySuffix) },
+  });
 });
 afterAll(() => f?.close());
 
@@ -151,7 +156,8 @@ describe('a duplicated webhook', () => {
 });
 
 describe('a template with a header image', () => {
-  it('uploads the image to WhatsApp once and sends every number with its media id', async () => {
+  /** Allows images and uploads a PNG as the client: its URL. */
+  const uploadImage = async () => {
     const allowed = await f.server.api('POST', '/api/admin/settings', {
       token: f.server.adminToken,
       body: {
@@ -174,22 +180,30 @@ describe('a template with a header image', () => {
       raw: form,
     });
     expect(uploaded.status, JSON.stringify(uploaded.body)).toBe(200);
+    return uploaded.body.url as string;
+  };
+  const mediaUploads = () =>
+    f.whatsapp.requests.filter((r) => r.method === 'POST' && r.path.endsWith('/media')).length;
+  const headerMedia = (send: { components: unknown }) =>
+    (send.components as { parameters: { image?: { id: string } }[] }[])[0]!.parameters[0]!.image!
+      .id;
+
+  it('uploads the image to WhatsApp once and sends every number with its media id', async () => {
+    const imageUrl = await uploadImage();
+    const uploadsBefore = mediaUploads();
     // Five a second: one claim's numbers wait at their slots, the later ones after the upload.
     await f.configure({ messages_per_second: 5 });
     const numbers = Array.from({ length: 5 }, (_, i) => numberEnding(9500 + i, '2000'));
     const created = await f.blast(numbers, {
       template_id: '1029384756000001',
       parameters: ['Budi', '20%'],
-      image_url: uploaded.body.url,
+      image_url: imageUrl,
     });
     const done = await f.until(created.id, (b) => b.status === 'completed');
     await f.configure({ messages_per_second: 1000 });
     expect(done.successful_count).toBe(5);
-    const uploads = f.whatsapp.requests.filter(
-      (r) => r.method === 'POST' && r.path.endsWith('/media'),
-    );
-    expect(uploads).toHaveLength(1);
-    const [mediaId] = [...f.whatsapp.media.keys()];
+    expect(mediaUploads() - uploadsBefore).toBe(1);
+    const mediaId = [...f.whatsapp.media.keys()].at(-1);
     const sends = f.whatsapp.sends.filter((s) => numbers.includes(s.to));
     expect(sends).toHaveLength(5);
     for (const send of sends) {
@@ -205,6 +219,43 @@ describe('a template with a header image', () => {
         },
       ]);
     }
+  });
+  it('uploads the image again once Meta would no longer hold the first upload', async () => {
+    const imageUrl = await uploadImage();
+    const uploadsBefore = mediaUploads();
+    // The image is uploaded, then the send meets 190 and the engine stops until resumed.
+    const created = await f.blast([STOPS_ONCE], {
+      template_id: '1029384756000001',
+      parameters: ['Budi', '20%'],
+      image_url: imageUrl,
+    });
+    await f.until(created.id, (b) => b.numbers[0].delivery.error_code === 190);
+    expect(mediaUploads() - uploadsBefore).toBe(1);
+    const first = [...f.whatsapp.media.keys()].at(-1);
+    // Thirty days pass before the admin resumes: Meta no longer holds that upload.
+    const month = new Date(Date.now() - 30 * 24 * 60 * 60 * 1000).toISOString();
+    await f.server.database.db
+      .updateTable('blasts')
+      .set({ media_uploaded_at: month })
+      .where('id', '=', created.id)
+      .execute();
+    const resumed = await f.server.api('POST', '/api/admin/delivery/resume', {
+      token: f.server.adminToken,
+    });
+    expect(resumed.status).toBe(200);
+    const done = await f.until(created.id, (b) => b.status === 'completed');
+    expect([done.successful_count, done.refund_points]).toEqual([1, 0]);
+    expect(mediaUploads() - uploadsBefore).toBe(2);
+    const sent = headerMedia(f.whatsapp.sends.find((s) => s.to === STOPS_ONCE)!);
+    expect(sent).not.toBe(first);
+    expect(f.whatsapp.media.has(sent)).toBe(true);
+    const kept = await f.server.database.db
+      .selectFrom('blasts')
+      .select(['media_id', 'media_uploaded_at'])
+      .where('id', '=', created.id)
+      .executeTakeFirstOrThrow();
+    expect(kept.media_id).toBe(sent);
+    expect(kept.media_uploaded_at! > month).toBe(true);
   });
 });
 

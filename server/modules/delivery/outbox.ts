@@ -145,7 +145,15 @@ export async function claimDue(
     const candidates = await tx.db
       .selectFrom('blast_numbers as n')
       .innerJoin('blasts as b', 'b.id', 'n.blast_id')
-      .select(['n.blast_id', 'n.idx', 'n.number', 'b.template', 'b.image_url', 'b.media_id'])
+      .select([
+        'n.blast_id',
+        'n.idx',
+        'n.number',
+        'b.template',
+        'b.image_url',
+        'b.media_id',
+        'b.media_uploaded_at',
+      ])
       .where('b.delivery_mode', '=', 'cloud_api')
       .where('n.state', '=', 'queued')
       .where('n.next_attempt_at', '<=', isoAt(at))
@@ -172,7 +180,7 @@ export async function claimDue(
         number: row.number,
         template: JSON.parse(row.template ?? '{}') as BlastTemplate,
         imageUrl: row.image_url,
-        mediaId: row.media_id,
+        mediaId: freshMediaId(row, at),
         sendAt: slots.start + i * slots.interval,
       })),
       waitMs: out.length ? claimAgainIn(nextSlot, pacing) : Infinity,
@@ -693,23 +701,47 @@ export async function requeueUnanswered(
   return Number(moved.numUpdatedRows);
 }
 
-/** The blast's uploaded header image id, if one was kept. */
+/**
+ * How long a blast's header image is sent by the id of its upload: Meta keeps an uploaded file 30
+ * days, and a day is left to spare. After that the image is uploaded again.
+ */
+const MEDIA_REUSE_MS = 29 * 24 * 60 * 60 * 1000;
+
+/** The blast's kept header image id while Meta still holds the upload, else null. */
+function freshMediaId(
+  row: { media_id: string | null; media_uploaded_at: string | null },
+  at: number,
+): string | null {
+  const uploaded = row.media_uploaded_at === null ? NaN : Date.parse(row.media_uploaded_at);
+  return uploaded > at - MEDIA_REUSE_MS ? row.media_id : null;
+}
+
+/** The blast's uploaded header image id, if one was kept and Meta still holds it. */
 export async function keptMediaId({ db }: DbHandle, blastId: string): Promise<string | null> {
   const row = await db
     .selectFrom('blasts')
-    .select('media_id')
+    .select(['media_id', 'media_uploaded_at'])
     .where('id', '=', blastId)
     .executeTakeFirst();
-  return row?.media_id ?? null;
+  return row ? freshMediaId(row, Date.now()) : null;
 }
 
-/** Sets the blast's uploaded header image id (the first upload wins; answers the kept one). */
+/**
+ * Keeps the blast's uploaded header image id, unless another upload's id still good was kept
+ * first (two workers may upload at once): answers the id to send with.
+ */
 export async function keepMediaId(database: DbHandle, blastId: string, mediaId: string) {
+  const at = Date.now();
   await database.db
     .updateTable('blasts')
-    .set({ media_id: mediaId })
+    .set({ media_id: mediaId, media_uploaded_at: isoAt(at) })
     .where('id', '=', blastId)
-    .where('media_id', 'is', null)
+    .where((eb) =>
+      eb.or([
+        eb('media_uploaded_at', 'is', null),
+        eb('media_uploaded_at', '<=', isoAt(at - MEDIA_REUSE_MS)),
+      ]),
+    )
     .execute();
   return (await keptMediaId(database, blastId)) ?? mediaId;
 }
