@@ -705,7 +705,7 @@ export async function requeueUnanswered(
  * How long a blast's header image is sent by the id of its upload: Meta keeps an uploaded file 30
  * days, and a day is left to spare. After that the image is uploaded again.
  */
-const MEDIA_REUSE_MS = 29 * 24 * 60 * 60 * 1000;
+const MEDIA_REUSE_MS = 29 * DAY_MS;
 
 /** The blast's kept header image id while Meta still holds the upload, else null. */
 function freshMediaId(
