@@ -189,19 +189,26 @@ export function templateValuesProblem(
   return null;
 }
 
-/** The whole text the recipient reads: the text header and the body filled, and the footer. */
+/** What the recipient reads, part by part: the text header and the body filled, the footer. */
+export function recipientParts(
+  template: Pick<TemplateText, 'header' | 'body' | 'footer'>,
+  values: Record<string, string>,
+): { header: string | null; body: string; footer: string | null } {
+  const header = template.header?.format === 'TEXT' ? template.header.text : undefined;
+  return {
+    header: header ? renderTemplate(header, partValues(values, 'header')) : null,
+    body: renderTemplate(template.body, partValues(values, 'body')),
+    footer: template.footer || null,
+  };
+}
+
+/** The whole text the recipient reads, its parts a blank line apart. */
 export function recipientText(
   template: Pick<TemplateText, 'header' | 'body' | 'footer'>,
   values: Record<string, string>,
 ): string {
-  const header = template.header?.format === 'TEXT' ? template.header.text : undefined;
-  return [
-    header && renderTemplate(header, partValues(values, 'header')),
-    renderTemplate(template.body, partValues(values, 'body')),
-    template.footer ?? undefined,
-  ]
-    .filter((part): part is string => Boolean(part))
-    .join('\n\n');
+  const { header, body, footer } = recipientParts(template, values);
+  return [header, body, footer].filter((part): part is string => Boolean(part)).join('\n\n');
 }
 
 /** A URL button's address with its end filled in (a button without a placeholder as it is). */

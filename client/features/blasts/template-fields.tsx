@@ -2,7 +2,7 @@
 // Meta's rules, and the preview of the text the recipient will read.
 import { ImageIcon } from 'lucide-react';
 import { useState, type Ref } from 'react';
-import { buttonOf, buttonUrl, parameterLabel, recipientText } from '#common/template-text.ts';
+import { buttonOf, buttonUrl, parameterLabel, recipientParts } from '#common/template-text.ts';
 import type { ClientTemplate } from '#common/templates.ts';
 import { Textarea } from '#client/components/ui/input.tsx';
 import { describedBy, Field } from '#client/components/ui/label.tsx';
@@ -129,7 +129,7 @@ export function TemplatePreview(props: {
   image: File | null;
 }) {
   const { template, values, image } = props;
-  const text = recipientText(template, typedValues(values));
+  const { header, body, footer } = recipientParts(template, typedValues(values));
   return (
     <section aria-labelledby="blast-preview-title" className="grid gap-2">
       <h3 id="blast-preview-title" className="text-sm font-medium">
@@ -138,11 +138,16 @@ export function TemplatePreview(props: {
       <div className="rounded-lg bg-muted p-3 sm:p-4">
         <div className="grid max-w-md gap-2 rounded-lg rounded-tl-none bg-card p-2 shadow-sm">
           {needsImage(template) && <HeaderImage image={image} />}
+          {/* As WhatsApp shows it: the header bold, the footer small and grey. */}
           <p
             className="whitespace-pre-wrap break-words px-1 text-sm leading-relaxed"
             data-template-preview=""
           >
-            {text}
+            {header && <strong className="font-semibold">{header}</strong>}
+            {header && '\n\n'}
+            {body}
+            {footer && '\n\n'}
+            {footer && <span className="text-xs text-muted-foreground">{footer}</span>}
           </p>
         </div>
         {template.buttons.length > 0 && (
