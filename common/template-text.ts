@@ -211,6 +211,9 @@ export function recipientText(
   return [header, body, footer].filter((part): part is string => Boolean(part)).join('\n\n');
 }
 
+/** A URL button's fixed start: its address up to the placeholder the blast fills. */
+export const urlStart = (url: string): string => url.split('{{')[0] ?? '';
+
 /** A URL button's address with its end filled in (a button without a placeholder as it is). */
 export function buttonUrl(url: string, index: number, values: Record<string, string>): string {
   const value = values[parameterKey('button', index)];

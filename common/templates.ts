@@ -5,6 +5,7 @@
 import {
   parameterKey,
   placeholders,
+  urlStart,
   type ParameterPart,
   type TemplateButtonText,
   type TemplateParameterText,
@@ -144,7 +145,7 @@ function exampleOf(
 function urlExample(button: Component): string | null {
   const url = asText(button.url) ?? '';
   const example = Array.isArray(button.example) ? asText(button.example[0]) : undefined;
-  const start = url.split('{{')[0] ?? '';
+  const start = urlStart(url);
   return example?.startsWith(start) ? example.slice(start.length) || null : null;
 }
 

@@ -2,7 +2,13 @@
 // Meta's rules, and the preview of the text the recipient will read.
 import { ImageIcon } from 'lucide-react';
 import { useState, type Ref } from 'react';
-import { buttonOf, buttonUrl, parameterLabel, recipientParts } from '#common/template-text.ts';
+import {
+  buttonOf,
+  buttonUrl,
+  parameterLabel,
+  recipientParts,
+  urlStart,
+} from '#common/template-text.ts';
 import type { ClientTemplate } from '#common/templates.ts';
 import { Textarea } from '#client/components/ui/input.tsx';
 import { describedBy, Field } from '#client/components/ui/label.tsx';
@@ -88,7 +94,7 @@ export function ParameterFields({
         const shown = value !== '' || left.has(name) ? (problems[name] ?? undefined) : undefined;
         const label = parameterLabel(template, parameter);
         const url = parameter.part === 'button' ? buttonOf(template, name)?.url : null;
-        const hint = url ? `Ditambahkan di akhir ${url.split('{{')[0]}` : undefined;
+        const hint = url ? `Ditambahkan di akhir ${urlStart(url)}` : undefined;
         return (
           <Field
             key={name}
