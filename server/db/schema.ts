@@ -254,6 +254,8 @@ export interface GatewayDevicesTable {
   phone: string | null;
   push_name: string | null;
   status: 'STOPPED' | 'STARTING' | 'SCAN_QR_CODE' | 'WORKING' | 'FAILED';
+  /** When the status was last known: a status event's time, or Sebar's read (migration 021). */
+  status_at: string | null;
   /** Sebar's pause (463, 475, a failed send): until when, why (Indonesian) and the code. */
   paused_until: string | null;
   pause_reason: string | null;

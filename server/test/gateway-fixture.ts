@@ -1,7 +1,7 @@
 // For the gateway tests: a Sebar test server in gateway mode pointed at a local WAHA, with paired
 // devices, a fast pacing clock (`gatewaySecondMs`) and a funded client.
 import { expect } from 'vitest';
-import { pairedSession, until as untilTrue } from '#local-apis/waha/test-helpers.ts';
+import { until as untilTrue } from '#local-apis/waha/test-helpers.ts';
 import { outcomeBySuffix } from '#local-apis/waha/outcomes.ts';
 import { startLocalWaha, type LocalWaha } from '#local-apis/waha/server.ts';
 import type { LocalWahaOptions } from '#local-apis/waha/context.ts';
@@ -9,6 +9,7 @@ import { now } from '#server/db/connection.ts';
 import type { Config } from '#server/config.ts';
 import { ENGINE_DEFAULTS } from '#server/modules/delivery/engine.ts';
 import { writeDeliveryMode } from './delivery-mode.ts';
+import { waitFor } from './processes.ts';
 import { startServer, type TestServer } from './helpers.ts';
 
 export const WEBHOOK_SECRET = 'gateway-webhook-secret';
@@ -110,24 +111,21 @@ export async function startGatewayFixture(
     read,
     configure,
     async addDevice(session, phone) {
-      await pairedSession(waha, session, `${server.url}/api/webhooks/waha`, WEBHOOK_SECRET, phone);
-      await untilTrue(() => waha.session(session)?.status === 'WORKING');
-      const at = now();
-      await server.database.db
-        .insertInto('gateway_devices')
-        .values({
-          session,
-          phone,
-          push_name: null,
-          status: 'WORKING',
-          paused_until: null,
-          pause_reason: null,
-          error_code: null,
-          next_send_at: null,
-          created_at: at,
-          updated_at: at,
-        })
-        .execute();
+      // As the admin pairs one: added, its QR scanned, then listed WORKING with its number.
+      const devices = '/api/admin/delivery/devices';
+      const added = await server.api('POST', devices, { token: admin, body: { session } });
+      expect(added.status, JSON.stringify(added.body)).toBe(201);
+      await untilTrue(() => waha.session(session)?.status === 'SCAN_QR_CODE');
+      waha.pair(session, phone);
+      await waitFor(
+        async () => {
+          const listed = await server.api('GET', devices, { token: admin });
+          const device = listed.body.items.find((d: { session: string }) => d.session === session);
+          return device?.status === 'WORKING' && device.phone === phone;
+        },
+        10_000,
+        `${session} WORKING`,
+      );
     },
     async blast(numbers, message = '{Halo|Hai} kak {nomor}, ada promo hari ini') {
       const answer = await server.api('POST', '/api/client/blast-requests', {

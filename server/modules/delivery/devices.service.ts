@@ -96,6 +96,8 @@ export async function listDevices(database: DbHandle, box: SecretBox): Promise<D
     message =
       rows.length > 0 ? 'Gateway belum diatur: status perangkat mungkin tidak terbaru' : null;
   } else if (rows.length > 0) {
+    // The time before the reads: what they answer was so at least from then.
+    const at = now();
     const heard = await Promise.all(
       rows.map((row) =>
         readSession(connection, row.session).then(
@@ -114,8 +116,8 @@ export async function listDevices(database: DbHandle, box: SecretBox): Promise<D
     for (const { row, session, error } of heard) {
       // WAHA no longer knows the session (deleted there, or WAHA's storage lost): stopped.
       const gone = error instanceof WahaError && error.status === 404;
-      if (session) await heardStatus(db, row.session, session.status, session.me);
-      else if (gone) await heardStatus(db, row.session, 'STOPPED', null);
+      if (session) await heardStatus(db, row.session, { ...session, at });
+      else if (gone) await heardStatus(db, row.session, { status: 'STOPPED', at });
     }
     rows = await db.selectFrom('gateway_devices').selectAll().orderBy('created_at').execute();
   }
@@ -139,39 +141,42 @@ export function pauseReasonOf(status: DeviceRow['status'], loggedOut = false): s
   return null;
 }
 
+/** What was heard of a session, and when it was so (`at`, ISO): an event's time or a read's. */
+export interface HeardSession {
+  status: unknown;
+  me?: WahaSession['me'];
+  at: string;
+  loggedOut?: boolean;
+}
+
 /**
  * Records what was heard of a session: its status, and its number and name once WORKING. A
  * device that fails or stops is paused with the reason (until the admin resumes it); turning
  * WORKING again lifts a pause that a status set (not a 463/475 hold, which has its own end).
+ * What was so before the device's status was last known changes nothing (decision 225).
  */
-export async function heardStatus(
-  db: Db,
-  session: string,
-  status: unknown,
-  me: WahaSession['me'],
-  loggedOut = false,
-): Promise<void> {
-  const next = statusOf(status);
+export async function heardStatus(db: Db, session: string, heard: HeardSession): Promise<void> {
+  const next = statusOf(heard.status);
   const row = await db
     .selectFrom('gateway_devices')
     .selectAll()
     .where('session', '=', session)
     .executeTakeFirst();
   if (!row) return;
-  const reason = pauseReasonOf(next, loggedOut);
+  if (row.status_at !== null && Date.parse(heard.at) < Date.parse(row.status_at)) return;
+  const reason = pauseReasonOf(next, heard.loggedOut);
   const statusPause = row.pause_reason !== null && row.error_code === null;
-  const changes: Partial<DeviceRow> = {};
+  const changes: Partial<DeviceRow> = { status_at: heard.at };
   if (row.status !== next) changes.status = next;
   if (next === 'WORKING') {
-    const phone = phoneOf(me);
+    const phone = phoneOf(heard.me);
     if (phone && phone !== row.phone) changes.phone = phone;
-    const pushName = me?.pushName ?? null;
+    const pushName = heard.me?.pushName ?? null;
     if (pushName && pushName !== row.push_name) changes.push_name = pushName;
     if (statusPause) Object.assign(changes, { pause_reason: null, paused_until: null });
   } else if (reason && (row.pause_reason === null || statusPause) && row.pause_reason !== reason) {
     Object.assign(changes, { pause_reason: reason, paused_until: null, error_code: null });
   }
-  if (Object.keys(changes).length === 0) return;
   await db
     .updateTable('gateway_devices')
     .set({ ...changes, updated_at: now() })
@@ -211,6 +216,7 @@ export async function addDevice(
     .executeTakeFirst();
   if (existing) throw conflict(`Perangkat dengan sesi ${session} sudah ada`);
   let created: WahaSession;
+  const createdAt = now();
   try {
     created = await createSession(gateway.connection, {
       name: session,
@@ -231,6 +237,7 @@ export async function addDevice(
       phone: phoneOf(created?.me),
       push_name: created?.me?.pushName ?? null,
       status: statusOf(created?.status ?? 'STARTING'),
+      status_at: createdAt,
       paused_until: null,
       pause_reason: null,
       error_code: null,
@@ -257,9 +264,10 @@ export async function deviceQr(database: DbHandle, box: SecretBox, session: stri
   const gateway = await gatewayOf(db, box);
   let status: unknown;
   try {
+    const at = now();
     const heard = await readSession(gateway.connection, session);
     status = heard.status;
-    await heardStatus(db, session, heard.status, heard.me);
+    await heardStatus(db, session, { ...heard, at });
   } catch (error) {
     gatewayFailure(error, gateway);
   }
@@ -319,8 +327,9 @@ export async function deviceAction(
       .execute();
   }
   try {
+    const at = now();
     const heard = await readSession(gateway.connection, session);
-    await heardStatus(db, session, heard.status, heard.me, action === 'logout');
+    await heardStatus(db, session, { ...heard, at, loggedOut: action === 'logout' });
   } catch {
     // the webhook tells the status soon
   }

@@ -107,7 +107,13 @@ export async function applyGatewayEvents(database: DbHandle, limit = EVENT_BATCH
     for (const { event } of statuses) {
       const payload = event!.payload as { name?: unknown; status?: unknown } | null;
       const session = String(payload?.name ?? event!.session ?? '');
-      if (session) await heardStatus(tx.db, session, payload?.status, event!.me ?? null);
+      if (session) {
+        await heardStatus(tx.db, session, {
+          status: payload?.status,
+          me: event!.me ?? null,
+          at: atOf(event!),
+        });
+      }
     }
 
     await adoptLostSends(tx, events);

@@ -370,6 +370,54 @@ describe('gateway devices', () => {
   });
 });
 
+describe('session status events', () => {
+  const heard = (session: string, status: string, timestamp: number) => {
+    const body = JSON.stringify({
+      id: `evt_${session}_${status}_${timestamp}`,
+      timestamp,
+      event: 'session.status',
+      session,
+      payload: { name: session, status },
+    });
+    return server.api('POST', PATH, {
+      raw: body,
+      headers: {
+        'content-type': 'application/json',
+        'x-webhook-hmac': signBody(body, WEBHOOK_SECRET),
+        'x-webhook-hmac-algorithm': 'sha512',
+      },
+    });
+  };
+
+  it('change nothing when older than the status last heard, as WAHA posts them unordered', async () => {
+    await post(DEVICES, { session: 'hp-lima' });
+    await until(() => waha.session('hp-lima')?.status === 'SCAN_QR_CODE');
+    waha.pair('hp-lima', '6281100000005');
+    await appliedUntil(async () => (await device('hp-lima'))?.status === 'WORKING');
+
+    // The QR's event, made before the pairing, comes last: the device stays WORKING.
+    const row = () =>
+      server.database.db
+        .selectFrom('gateway_devices')
+        .select(['status', 'pause_reason'])
+        .where('session', '=', 'hp-lima')
+        .executeTakeFirstOrThrow();
+    expect((await heard('hp-lima', 'SCAN_QR_CODE', Date.now() - 60_000)).status).toBe(200);
+    await applyGatewayEvents(server.database);
+    expect(await row()).toEqual({ status: 'WORKING', pause_reason: null });
+
+    // A newer one is applied.
+    expect((await heard('hp-lima', 'FAILED', Date.now())).status).toBe(200);
+    await applyGatewayEvents(server.database);
+    expect(await row()).toEqual({
+      status: 'FAILED',
+      pause_reason: 'Sesi WhatsApp gagal (perangkat terputus): pindai QR lagi',
+    });
+    expect((await server.api('DELETE', `${DEVICES}/hp-lima`, { token: admin })).status).toBe(200);
+    await waha.settled();
+  });
+});
+
 describe('the WAHA webhook', () => {
   const event = (id: string) =>
     `{"id": "evt_${id}", "timestamp": 1764300000000, "event": "session.status", "session": "hp-x", "payload": {"name": "hp-x", "status": "STARTING"}}`;
