@@ -284,6 +284,8 @@ describe('Hasil Blast with the keyboard, admin', () => {
     await dialogFocus(page);
     await page.keyboard.press('Escape');
     await dialog().waitFor({ state: 'hidden' });
+    // The focus goes back to the row's Detail (after the dialog has gone: not to be raced).
+    await expect.poll(() => focusedText(page)).toMatch(rowName('Detail', 'budi', 'Promo 29'));
   });
 
   it('returns to Edit Hasil after its confirmation and the result dialog', async () => {
@@ -292,6 +294,8 @@ describe('Hasil Blast with the keyboard, admin', () => {
       .focus();
     await page.keyboard.press('Enter');
     const confirm = page.getByRole('alertdialog');
+    // The confirmation focuses its own first button once open; then the test moves to Ya.
+    await dialogFocus(page);
     await confirm.getByRole('button', { name: 'Ya, Edit Hasil' }).focus();
     await page.keyboard.press('Enter');
     await dialog().getByRole('heading', { name: 'Edit Hasil Blast' }).waitFor();
