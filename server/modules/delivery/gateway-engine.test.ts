@@ -7,6 +7,7 @@ import { renderMessage, spintaxSeed } from '#common/spintax.ts';
 import { checkLedger } from '#server/db/ledger-check.ts';
 import { groupBy } from '#server/modules/blasts/blasts.service.ts';
 import { numberEnding } from '#server/test/delivery-fixture.ts';
+import { waitFor } from '#server/test/processes.ts';
 import {
   SECOND_MS,
   startGatewayFixture,
@@ -130,9 +131,12 @@ describe('human limits', () => {
     await f.configure({ daily_limit_per_device: limit });
     const numbers = Array.from({ length: room + 5 }, (_, i) => numberEnding(3100 + i, '0010'));
     const created = await f.blast(numbers);
-    await new Promise((resolve) => setTimeout(resolve, 1500));
-    const rows = await claimsOf(created.id);
-    expect(rows.filter((row) => row.state !== 'queued')).toHaveLength(room);
+    const taken = async () =>
+      (await claimsOf(created.id)).filter((row) => row.state !== 'queued').length;
+    await waitFor(async () => (await taken()) >= room, 20_000, `${room} numbers taken`);
+    // Several pacing gaps later, still no more than the limits allow.
+    await new Promise((resolve) => setTimeout(resolve, 20 * SECOND_MS));
+    expect(await taken()).toBe(room);
     for (const count of (await perDevice()).values()) expect(count).toBe(limit);
     // Lifted: the rest are sent.
     await f.configure({ daily_limit_per_device: 500 });
