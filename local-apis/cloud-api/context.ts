@@ -58,7 +58,8 @@ export interface RecordedSend {
   to: string;
   template: string;
   language: string;
-  components: SendComponent[];
+  /** As sent: absent when the request had none. */
+  components?: SendComponent[];
   biz_opaque_callback_data?: string;
   wamid: string;
   outcome: Outcome;

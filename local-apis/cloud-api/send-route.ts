@@ -82,11 +82,11 @@ function accept(
     to,
     template: template.name,
     language: template.language,
-    components: request.template.components ?? [],
     wamid: newWamid(),
     outcome,
     at: Date.now(),
   };
+  if (request.template.components !== undefined) send.components = request.template.components;
   if (request.biz_opaque_callback_data !== undefined) {
     send.biz_opaque_callback_data = request.biz_opaque_callback_data;
   }

@@ -203,7 +203,8 @@ export async function sendTemplate(
         template: {
           name: message.name,
           language: { code: message.language },
-          components: message.components,
+          // Left out when the template takes no values, as Meta's own examples send it.
+          ...(message.components.length > 0 ? { components: message.components } : {}),
         },
         biz_opaque_callback_data: message.callbackData,
       },

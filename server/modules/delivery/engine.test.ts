@@ -184,7 +184,7 @@ describe('a template with a header image', () => {
   };
   const mediaUploads = () =>
     f.whatsapp.requests.filter((r) => r.method === 'POST' && r.path.endsWith('/media')).length;
-  const headerMedia = (send: { components: unknown }) =>
+  const headerMedia = (send: { components?: unknown }) =>
     (send.components as { parameters: { image?: { id: string } }[] }[])[0]!.parameters[0]!.image!
       .id;
 
@@ -289,6 +289,40 @@ describe('a template with a text header and a URL button', () => {
         },
       ]);
     }
+  });
+});
+
+describe('a template that takes no values', () => {
+  it('is sent with no components, as Meta’s own examples send one', async () => {
+    const admin = f.server.adminToken;
+    f.whatsapp.options.templates.push({
+      id: '1029384756000099',
+      name: 'jam_buka',
+      language: 'id',
+      status: 'APPROVED',
+      category: 'UTILITY',
+      parameter_format: 'POSITIONAL',
+      components: [{ type: 'BODY', text: 'Toko kami buka setiap hari pukul 08.00-21.00.' }],
+    });
+    const synced = await f.server.api('POST', '/api/admin/delivery/templates/sync', {
+      token: admin,
+    });
+    expect(synced.status).toBe(200);
+    const enabled = await f.server.api('PUT', '/api/admin/delivery/templates/1029384756000099', {
+      token: admin,
+      body: { enabled: true },
+    });
+    expect(enabled.status, JSON.stringify(enabled.body)).toBe(200);
+
+    const number = numberEnding(9560, '2000');
+    const created = await f.blast([number], { template_id: '1029384756000099', parameters: {} });
+    expect(created.message).toBe('Toko kami buka setiap hari pukul 08.00-21.00.');
+    const done = await f.until(created.id, (b) => b.status === 'completed');
+    expect(done.successful_count).toBe(1);
+    const [send, ...again] = f.whatsapp.sends.filter((s) => s.to === number);
+    expect(again).toHaveLength(0);
+    expect(send!.template).toBe('jam_buka');
+    expect(send!.components).toBeUndefined();
   });
 });
 
