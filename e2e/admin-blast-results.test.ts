@@ -1,23 +1,29 @@
 // Hasil Blast in Chromium: cards, 5 per page, detail, per-number statuses (edit, reset, save),
 // result entry with its sum rules, re-edit behind its confirmation, and reject.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { dialogFocus, signIn, startE2E, type E2E, type Page } from './helpers.ts';
 import {
-  adminApi,
   adminPage,
-  balanceOf,
-  createBlast,
+  clientPage,
+  dialogFocus,
   dismissToasts,
+  type E2E,
   expectNoSidewaysScroll,
   expectToast,
   goTo,
+  type Page,
+  shot,
+  startE2E,
+  statValue,
+} from './helpers.ts';
+import {
+  adminApi,
+  balanceOf,
+  type Client,
+  createBlast,
   numbers,
   pngBytes,
   setPoints,
-  statValue,
-  type Client,
-  shot,
-} from './admin-seed.ts';
+} from './seed.ts';
 
 let e2e: E2E;
 let page: Page;
@@ -408,9 +414,7 @@ describe('Hasil Blast', () => {
 
     // The client's History Poin calls the point taken back a correction, not a refund.
     for (const viewport of ['desktop', 'phone'] as const) {
-      const history = await e2e.open('/login', viewport);
-      await signIn(history, citra.user.email, citra.password);
-      await goTo(history, '/point-history');
+      const history = await clientPage(e2e, citra, '/point-history', viewport);
       const newest = history
         .getByRole('table', { name: 'Riwayat transaksi poin' })
         .locator('tbody tr')

@@ -1,22 +1,19 @@
 // The admin's dashboard, Kontak, Notepad and Daftar Harga in Chromium: every create, edit,
 // delete and validation, checked on screen and on the server; the load-failure toasts.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startE2E, type E2E, type Page } from './helpers.ts';
 import {
-  adminApi,
   adminPage,
-  clientApi,
-  createBlast,
   dismissToasts,
+  type E2E,
   expectNoSidewaysScroll,
   expectToast,
   goTo,
-  numbers,
-  requestTopup,
-  setPoints,
-  statValue,
+  type Page,
   shot,
-} from './admin-seed.ts';
+  startE2E,
+  statValue,
+} from './helpers.ts';
+import { adminApi, clientApi, createBlast, numbers, requestTopup, setPoints } from './seed.ts';
 
 let e2e: E2E;
 let page: Page;

@@ -11,19 +11,18 @@ import { DEFAULT_TEMPLATES } from '#local-apis/cloud-api/templates.ts';
 import type { BlastNumbersTable } from '#server/db/schema.ts';
 import { transact } from '#server/db/transaction.ts';
 import { settleDelivery } from '#server/modules/blasts/blasts.service.ts';
-import { signIn, startE2E, type E2E, type Page } from './helpers.ts';
 import {
-  adminApi,
   adminPage,
-  clientApi,
   dismissToasts,
+  type E2E,
   expectNoSidewaysScroll,
   expectToast,
-  numbers,
-  setPoints,
+  type Page,
   shot,
-  type Client,
-} from './admin-seed.ts';
+  signIn,
+  startE2E,
+} from './helpers.ts';
+import { adminApi, type Client, clientApi, numbers, setPoints } from './seed.ts';
 
 let e2e: E2E;
 let double: LocalCloudApi;

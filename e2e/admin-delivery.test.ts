@@ -2,15 +2,17 @@
 // messages, and what 'Tes Koneksi' says.
 import net from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startE2E, type E2E, type Page } from './helpers.ts';
 import {
-  adminApi,
   adminPage,
   dismissToasts,
+  type E2E,
   expectNoSidewaysScroll,
   expectToast,
+  type Page,
   shot,
-} from './admin-seed.ts';
+  startE2E,
+} from './helpers.ts';
+import { adminApi } from './seed.ts';
 
 let e2e: E2E;
 let page: Page;

@@ -2,16 +2,16 @@
 // deactivate), and a balance past the one limit is refused in the form with the limit named.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MAX_BALANCE_MESSAGE } from '#common/points.ts';
-import { startE2E, type E2E, type Page } from './helpers.ts';
 import {
-  adminApi,
   adminPage,
   dismissToasts,
+  type E2E,
   expectToast,
-  setPoints,
+  type Page,
   shot,
-  type Client,
-} from './admin-seed.ts';
+  startE2E,
+} from './helpers.ts';
+import { adminApi, type Client, setPoints } from './seed.ts';
 
 let e2e: E2E;
 let page: Page;

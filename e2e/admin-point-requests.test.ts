@@ -1,19 +1,18 @@
 // Form Poin in Chromium: counters from the server, 15 per page, proof links, approve and reject.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { focused, startE2E, type E2E, type Page } from './helpers.ts';
 import {
-  addTier,
-  adminApi,
   adminPage,
-  balanceOf,
   dismissToasts,
+  type E2E,
   expectNoSidewaysScroll,
   expectToast,
-  requestTopup,
-  statValue,
-  type Client,
+  focused,
+  type Page,
   shot,
-} from './admin-seed.ts';
+  startE2E,
+  statValue,
+} from './helpers.ts';
+import { addTiers, adminApi, balanceOf, type Client, requestTopup, TIER } from './seed.ts';
 
 let e2e: E2E;
 let page: Page;
@@ -46,12 +45,12 @@ describe('Form Poin', () => {
   });
 
   it('lists 16 requests on two pages of 15, newest first, with the server counts', async () => {
-    await addTier(e2e.server);
+    await addTiers(e2e.server, [TIER]);
     sari = await e2e.server.createClient({ username: 'sari' });
     joko = await e2e.server.createClient({ username: 'joko' });
     // Oldest first: joko's 1..15 points, then sari's 100 points with a proof (the newest).
     for (let i = 1; i <= 15; i++) await requestTopup(e2e.server, joko, i);
-    await requestTopup(e2e.server, sari, 100, PROOF);
+    await requestTopup(e2e.server, sari, 100, { proof: PROOF });
     await page.reload();
     // The footer comes with the rows (the first row alone may still be the loading one).
     await page.getByText('Menampilkan 1 sampai 15 dari 16 hasil').waitFor();

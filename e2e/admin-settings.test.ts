@@ -1,16 +1,17 @@
 // Pengaturan in Chromium: payment form checks, QR file checks and preview, upload-then-save,
 // the image switch, the client preview, and the saved QR's fallback and failure messages.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startE2E, type E2E, type Page } from './helpers.ts';
 import {
-  adminApi,
   adminPage,
   dismissToasts,
+  type E2E,
   expectNoSidewaysScroll,
   expectToast,
-  pngBytes,
+  type Page,
   shot,
-} from './admin-seed.ts';
+  startE2E,
+} from './helpers.ts';
+import { adminApi, pngBytes } from './seed.ts';
 
 let e2e: E2E;
 let page: Page;

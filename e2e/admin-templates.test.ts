@@ -4,16 +4,17 @@ import { cloudApiSettingsOf } from '#local-apis/cloud-api/test-helpers.ts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startLocalCloudApi, type LocalCloudApi } from '#local-apis/cloud-api/server.ts';
 import { DEFAULT_TEMPLATES, UNSENDABLE_TEMPLATES } from '#local-apis/cloud-api/templates.ts';
-import { startE2E, type E2E, type Page } from './helpers.ts';
 import {
-  adminApi,
   adminPage,
-  clientApi,
   dismissToasts,
+  type E2E,
   expectNoSidewaysScroll,
   expectToast,
+  type Page,
   shot,
-} from './admin-seed.ts';
+  startE2E,
+} from './helpers.ts';
+import { adminApi, clientApi } from './seed.ts';
 
 let e2e: E2E;
 let double: LocalCloudApi;

@@ -1,17 +1,21 @@
 // Akun Klien in Chromium: stats, 5 per page, create, edit, password, delete, every validation.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { dialogFocus, focused, stackedCard, startE2E, type E2E, type Page } from './helpers.ts';
 import {
-  adminApi,
   adminPage,
   columnTexts,
+  dialogFocus,
   dismissToasts,
+  type E2E,
   expectNoSidewaysScroll,
   expectToast,
-  statValue,
-  type Client,
+  focused,
+  type Page,
   shot,
-} from './admin-seed.ts';
+  stackedCard,
+  startE2E,
+  statValue,
+} from './helpers.ts';
+import { adminApi, type Client } from './seed.ts';
 
 let e2e: E2E;
 let page: Page;

@@ -2,26 +2,32 @@
 // message of the form in SPEC's order, one blast per double click, the image-upload failure, the
 // results list and the detail dialog with real per-number statuses and the cancel.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { signIn, startE2E, type E2E, type Page } from './helpers.ts';
 import {
-  adminCall,
-  balanceOf,
-  clientCall,
-  createBlast,
+  clientPage,
+  dismissToasts,
+  type E2E,
   expectShellBalance,
   expectToast,
-  go,
-  numbers,
-  pngBytes,
+  goTo,
+  type Page,
+  patientPolls,
   recordedToasts,
   recordToasts,
+  signIn,
+  startE2E,
+} from './helpers.ts';
+import {
+  adminApi,
+  balanceOf,
+  type Client,
+  clientApi,
+  createBlast,
+  numbers,
+  pngBytes,
   saveSettings,
   setPoints,
   submitResult,
-  type Client,
-  patientPolls,
-} from './client-seed.ts';
-import { dismissToasts } from './admin-seed.ts';
+} from './seed.ts';
 
 let e2e: E2E;
 
@@ -39,9 +45,7 @@ async function signedIn(
 ): Promise<{ page: Page; client: Client }> {
   const client = await e2e.server.createClient();
   if (points) await setPoints(e2e.server, client, points);
-  const page = await e2e.open('/login');
-  await signIn(page, client.user.email, client.password);
-  await go(page, e2e.url, path);
+  const page = await clientPage(e2e, client, path);
   await expectShellBalance(page, points);
   return { page, client };
 }
@@ -179,7 +183,7 @@ describe('Form Blast', () => {
     });
     await expectShellBalance(page, 7);
 
-    const list = await clientCall(e2e.server, client, 'GET', '/api/client/blast-requests');
+    const list = await clientApi(e2e.server, client, 'GET', '/api/client/blast-requests');
     expect(list.total).toBe(1);
     expect(list.items[0].target_numbers).toEqual([
       '6281200000001',
@@ -219,7 +223,7 @@ describe('Form Blast', () => {
       .evaluate((form: HTMLFormElement) => form.requestSubmit());
     release();
     await page.waitForURL('**/blast-results');
-    expect((await clientCall(e2e.server, client, 'GET', '/api/client/blast-requests')).total).toBe(
+    expect((await clientApi(e2e.server, client, 'GET', '/api/client/blast-requests')).total).toBe(
       1,
     );
     expect(await balanceOf(e2e.server, client)).toBe(3);
@@ -281,7 +285,7 @@ describe('Form Blast', () => {
       expect(await page.getByRole('button', { name: 'Hapus gambar' }).isDisabled()).toBe(true);
       release();
       await page.waitForURL('**/blast-results');
-      const list = await clientCall(e2e.server, client, 'GET', '/api/client/blast-requests');
+      const list = await clientApi(e2e.server, client, 'GET', '/api/client/blast-requests');
       expect(list.items[0].image_url).toMatch(/^\/uploads\//);
       await page.context().close();
     });
@@ -342,7 +346,7 @@ describe('Form Blast', () => {
           'Error Upload GambarGagal mengupload gambar. Blast akan dikirim tanpa gambar.',
         ),
       );
-      const list = await clientCall(e2e.server, client, 'GET', '/api/client/blast-requests');
+      const list = await clientApi(e2e.server, client, 'GET', '/api/client/blast-requests');
       expect(list.total).toBe(1);
       expect(list.items[0].image_url).toBeNull();
       expect(await balanceOf(e2e.server, client)).toBe(3);
@@ -505,7 +509,7 @@ describe('Hasil Blast', () => {
     await page.clock.install();
     await page.reload();
     await signIn(page, client.user.email, client.password);
-    await go(page, e2e.url, '/blast-results');
+    await goTo(page, '/blast-results');
     await page.getByText('Sedang diproses').waitFor();
     await expectShellBalance(page, 3);
     await submitResult(e2e.server, blast.id, {
@@ -551,17 +555,15 @@ describe('Hasil Blast', () => {
       failed_count: 1,
       no_wa_count: 1,
     });
-    await adminCall(e2e.server, 'POST', `/api/admin/blast-requests/${created[1].id}/reject`);
-    await clientCall(
+    await adminApi(e2e.server, 'POST', `/api/admin/blast-requests/${created[1].id}/reject`);
+    await clientApi(
       e2e.server,
       client,
       'POST',
       `/api/client/blast-requests/${created[2].id}/cancel`,
     );
 
-    const page = await e2e.open('/login');
-    await signIn(page, client.user.email, client.password);
-    await go(page, e2e.url, '/blast-results');
+    const page = await clientPage(e2e, client, '/blast-results');
     const table = page.getByRole('table', { name: 'Daftar blast request' });
     await table.locator('tbody tr').nth(4).waitFor();
     expect(await table.locator('tbody tr').count()).toBe(5);
@@ -609,12 +611,10 @@ describe('Hasil Blast', () => {
     await setPoints(e2e.server, client, 10);
     const blast = await createBlast(e2e.server, client, 'Halo\nBaris kedua', numbers(4));
     // Not by position: the statuses the admin set number by number.
-    await adminCall(e2e.server, 'POST', `/api/admin/blast-requests/${blast.id}/number-statuses`, {
+    await adminApi(e2e.server, 'POST', `/api/admin/blast-requests/${blast.id}/number-statuses`, {
       number_statuses: { '0': 'failed', '2': 'success', '3': 'no_wa' },
     });
-    const page = await e2e.open('/login');
-    await signIn(page, client.user.email, client.password);
-    await go(page, e2e.url, '/blast-results');
+    const page = await clientPage(e2e, client, '/blast-results');
     await expectShellBalance(page, 6);
     await page.getByRole('button', { name: /^Detail/ }).click();
     const dialog = page.getByRole('dialog', { name: 'Detail Blast Request' });

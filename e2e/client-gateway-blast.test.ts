@@ -4,21 +4,20 @@
 // submit, then the blast sent with an image and followed on Hasil Blast with its numbers 'Antre'.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { writeDeliveryMode } from '#server/test/delivery-mode.ts';
-import { screenshot, signIn, startE2E, type E2E, type Page } from './helpers.ts';
 import {
-  balanceOf,
-  clientCall,
+  adminPage,
+  clientPage,
+  dismissToasts,
+  type E2E,
   expectNoSidewaysScroll,
   expectShellBalance,
   expectToast,
-  go,
-  numbers,
+  type Page,
   patientPolls,
-  pngBytes,
-  saveSettings,
-  setPoints,
-} from './client-seed.ts';
-import { adminPage, dismissToasts } from './admin-seed.ts';
+  screenshot,
+  startE2E,
+} from './helpers.ts';
+import { balanceOf, clientApi, numbers, pngBytes, saveSettings, setPoints } from './seed.ts';
 
 let e2e: E2E;
 
@@ -43,9 +42,7 @@ describe('Form Blast in gateway mode', () => {
   it('previews spintax, says a broken one as typed, sends and shows the numbers queued', async () => {
     const client = await e2e.server.createClient();
     await setPoints(e2e.server, client, 10);
-    const page = await e2e.open('/login');
-    await signIn(page, client.user.email, client.password);
-    await go(page, e2e.url, '/blast-form');
+    const page = await clientPage(e2e, client, '/blast-form');
     const posted: unknown[] = [];
     page.on('request', (r) => {
       if (r.method() === 'POST' && r.url().endsWith('/api/client/blast-requests'))
@@ -133,7 +130,7 @@ describe('Form Blast in gateway mode', () => {
     );
     await screenshot(page, 'client-gateway-blast-detail');
 
-    const list = await clientCall(e2e.server, client, 'GET', '/api/client/blast-requests');
+    const list = await clientApi(e2e.server, client, 'GET', '/api/client/blast-requests');
     expect(list.items[0]).toMatchObject({
       message: SPUN,
       delivery_mode: 'gateway',
@@ -147,9 +144,7 @@ describe('Form Blast in gateway mode', () => {
   it('fits a phone, the preview under the message', async () => {
     const client = await e2e.server.createClient();
     await setPoints(e2e.server, client, 5);
-    const page = await e2e.open('/login', 'phone');
-    await signIn(page, client.user.email, client.password);
-    await go(page, e2e.url, '/blast-form');
+    const page = await clientPage(e2e, client, '/blast-form', 'phone');
     await page.getByLabel('Nomor WhatsApp Tujuan').fill(numbers(2).join('\n'));
     await page.getByLabel('Pesan', { exact: true }).fill(`${SPUN}\n{Terima kasih|Salam}!`);
     await expect

@@ -2,19 +2,23 @@
 // API: top up, approval, a blast, a result with failures, the refund in History Poin with the
 // right running balance, and the balance in the header right at every step.
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { signIn, startE2E, type E2E } from './helpers.ts';
 import {
-  adminCall,
-  addTiers,
-  balanceOf,
-  clientCall,
+  type E2E,
   expectShellBalance,
   expectToast,
+  patientPolls,
+  signIn,
+  startE2E,
+} from './helpers.ts';
+import {
+  addTiers,
+  adminApi,
+  balanceOf,
+  clientApi,
   numbers,
   saveSettings,
   submitResult,
-  patientPolls,
-} from './client-seed.ts';
+} from './seed.ts';
 
 let e2e: E2E;
 
@@ -56,9 +60,9 @@ it('top up, approval, blast, result with failures, refund in History Poin', asyn
   expect(await requests.locator('[data-request-status]').first().textContent()).toBe('Menunggu');
 
   // 2. The admin approves; the dashboard's Refresh brings the balance in.
-  const pending = await adminCall(e2e.server, 'GET', '/api/admin/point-requests?status=pending');
+  const pending = await adminApi(e2e.server, 'GET', '/api/admin/point-requests?status=pending');
   expect(pending.items).toHaveLength(1);
-  await adminCall(e2e.server, 'POST', `/api/admin/point-requests/${pending.items[0].id}/approve`);
+  await adminApi(e2e.server, 'POST', `/api/admin/point-requests/${pending.items[0].id}/approve`);
   await nav.getByRole('link', { name: 'Dashboard' }).click();
   await page.getByRole('button', { name: 'Refresh' }).click();
   await expectShellBalance(page, 100);
@@ -83,7 +87,7 @@ it('top up, approval, blast, result with failures, refund in History Poin', asyn
   expect(await results.locator('[data-blast-status]').first().textContent()).toBe('Menunggu');
 
   // 4. The admin enters the result: 5 sent, 3 failed, 1 without WhatsApp: 4 points back.
-  const blasts = await clientCall(e2e.server, client, 'GET', '/api/client/blast-requests');
+  const blasts = await clientApi(e2e.server, client, 'GET', '/api/client/blast-requests');
   await submitResult(e2e.server, blasts.items[0].id, {
     successful_count: 5,
     failed_count: 3,

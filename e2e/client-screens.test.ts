@@ -3,25 +3,33 @@
 // all seven screens at desktop and phone width in light and dark theme for review.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CLIENT_ROUTES } from '#client/app/routes.ts';
-import { dialogFocus, screenshot, signIn, startE2E, type E2E, type Page } from './helpers.ts';
 import {
-  adminCall,
-  addTiers,
-  clientCall,
-  createBlast,
+  clientPage,
+  dialogFocus,
+  type E2E,
   expectNoSidewaysScroll,
   expectShellBalance,
   expectToast,
-  go,
+  goTo,
+  type Page,
+  patientPolls,
+  screenshot,
+  signIn,
+  startE2E,
+} from './helpers.ts';
+import {
+  addTiers,
+  adminApi,
+  type Client,
+  clientApi,
+  createBlast,
   numbers,
   pngBytes,
   requestTopup,
   saveSettings,
   setPoints,
   submitResult,
-  type Client,
-  patientPolls,
-} from './client-seed.ts';
+} from './seed.ts';
 
 let e2e: E2E;
 
@@ -35,9 +43,7 @@ afterAll(async () => {
 });
 
 async function signedIn(client: Client, path: string, viewport: 'desktop' | 'phone' = 'desktop') {
-  const page = await e2e.open('/login', viewport);
-  await signIn(page, client.user.email, client.password);
-  await go(page, e2e.url, path);
+  const page = await clientPage(e2e, client, path, viewport);
   return page;
 }
 
@@ -85,7 +91,7 @@ describe('the header balance, on a phone', () => {
     await setPoints(e2e.server, client, 9_876_543);
     const page = await signedIn(client, '/', 'phone');
     for (const { path } of CLIENT_ROUTES) {
-      await go(page, e2e.url, path);
+      await goTo(page, path);
       await expectShellBalance(page, 9_876_543);
       const line = page.locator('header p', { hasText: /\d poin/ });
       expect(await line.textContent()).toBe('9.876.543 poin tersedia');
@@ -141,7 +147,7 @@ describe('the header balance, on a screen left open', () => {
     await page.clock.install();
     await page.reload();
     await signIn(page, client.user.email, client.password);
-    await go(page, e2e.url, '/contacts');
+    await goTo(page, '/contacts');
     await expectShellBalance(page, 0);
     await setPoints(e2e.server, client, 33);
     await page.clock.fastForward(29_000);
@@ -255,7 +261,7 @@ describe('Kontak Admin', () => {
       { platform: 'telegram', value: '@lama', is_active: false },
     ];
     for (const contact of contacts)
-      await adminCall(e2e.server, 'POST', '/api/admin/contacts', { is_active: true, ...contact });
+      await adminApi(e2e.server, 'POST', '/api/admin/contacts', { is_active: true, ...contact });
     const client = await e2e.server.createClient();
     const page = await signedIn(client, '/contacts');
     const list = page.getByRole('list', { name: 'Daftar kontak admin' });
@@ -309,7 +315,7 @@ describe('History Poin', () => {
     }); // 99
     await setPoints(e2e.server, client, 150); // +51
     const second = await createBlast(e2e.server, client, 'Dua', numbers(2, 20)); // 148
-    await clientCall(e2e.server, client, 'POST', `/api/client/blast-requests/${second.id}/cancel`); // 150
+    await clientApi(e2e.server, client, 'POST', `/api/client/blast-requests/${second.id}/cancel`); // 150
 
     const page = await signedIn(client, '/point-history');
     const table = page.getByRole('table', { name: 'Riwayat transaksi poin' });
@@ -407,7 +413,7 @@ describe('theme, keyboard and phone width', () => {
       ['/topup-history', 'Belum ada history top-up'],
       ['/point-history', 'Belum ada transaksi poin'],
     ] as const) {
-      await go(page, e2e.url, path);
+      await goTo(page, path);
       const message = page.getByText(text, { exact: true });
       await message.waitFor();
       const box = await message.evaluate((el) => {
@@ -480,7 +486,7 @@ describe('theme, keyboard and phone width', () => {
     await page.keyboard.press('Escape');
     await dialog.waitFor({ state: 'hidden' });
 
-    await go(page, e2e.url, '/topup');
+    await goTo(page, '/topup');
     await page.getByRole('list', { name: 'Tier harga' }).waitFor();
     await tabTo(page, 'button[aria-pressed]');
     await page.keyboard.press('Enter');
@@ -535,7 +541,7 @@ describe('every screen at desktop and phone width, light and dark', () => {
       no_wa_count: 1,
     });
     const rejected = await createBlast(e2e.server, client, 'Info jadwal buka toko', numbers(4, 40));
-    await adminCall(e2e.server, 'POST', `/api/admin/blast-requests/${rejected.id}/reject`);
+    await adminApi(e2e.server, 'POST', `/api/admin/blast-requests/${rejected.id}/reject`);
     await createBlast(e2e.server, client, 'Pengingat pembayaran tagihan bulan ini', numbers(6, 60));
   });
 
@@ -545,7 +551,7 @@ describe('every screen at desktop and phone width, light and dark', () => {
       for (const theme of ['light', 'dark'] as const) {
         await page.evaluate((t) => localStorage.setItem('theme', t), theme);
         for (const [name, path] of SCREENS) {
-          await go(page, e2e.url, path);
+          await goTo(page, path);
           // Wait for the screen's data, not just the frame.
           await page.waitForLoadState('networkidle');
           await page
@@ -564,7 +570,7 @@ describe('every screen at desktop and phone width, light and dark', () => {
           await page.evaluate(() => window.scrollTo(0, 0));
           await screenshot(page, `client-${name}-${viewport}-${theme}`);
         }
-        await go(page, e2e.url, '/blast-results');
+        await goTo(page, '/blast-results');
         await page
           .getByRole('button', { name: /^Detail/ })
           .last()

@@ -7,23 +7,28 @@ import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startLocalCloudApi, type LocalCloudApi } from '#local-apis/cloud-api/server.ts';
 import { DEFAULT_TEMPLATES } from '#local-apis/cloud-api/templates.ts';
-import { screenshot, signIn, startE2E, type E2E, type Page } from './helpers.ts';
 import {
-  adminCall,
-  balanceOf,
-  clientCall,
+  clientPage,
+  dismissToasts,
+  type E2E,
   expectNoSidewaysScroll,
   expectShellBalance,
   expectToast,
-  go,
-  numbers,
+  type Page,
   patientPolls,
+  screenshot,
+  startE2E,
+} from './helpers.ts';
+import {
+  adminApi,
+  balanceOf,
+  type Client,
+  clientApi,
+  numbers,
   pngBytes,
   saveSettings,
   setPoints,
-  type Client,
-} from './client-seed.ts';
-import { dismissToasts } from './admin-seed.ts';
+} from './seed.ts';
 
 let e2e: E2E;
 let double: LocalCloudApi;
@@ -36,13 +41,13 @@ beforeAll(async () => {
   e2e = await startE2E();
   double = await startLocalCloudApi({ templates: structuredClone(DEFAULT_TEMPLATES) });
   await saveSettings(e2e.server, { allow_images: true });
-  await adminCall(e2e.server, 'PUT', '/api/admin/delivery', {
+  await adminApi(e2e.server, 'PUT', '/api/admin/delivery', {
     mode: 'cloud_api',
     cloud_api: {
       ...cloudApiSettingsOf(double),
     },
   });
-  await adminCall(e2e.server, 'POST', '/api/admin/delivery/templates/sync');
+  await adminApi(e2e.server, 'POST', '/api/admin/delivery/templates/sync');
 });
 afterAll(async () => {
   await e2e?.close();
@@ -55,9 +60,7 @@ async function signedIn(
 ): Promise<{ page: Page; client: Client }> {
   const client = await e2e.server.createClient();
   await setPoints(e2e.server, client, points);
-  const page = await e2e.open('/login', size);
-  await signIn(page, client.user.email, client.password);
-  await go(page, e2e.url, '/blast-form');
+  const page = await clientPage(e2e, client, '/blast-form', size);
   return { page, client };
 }
 
@@ -65,7 +68,7 @@ const sendButton = (page: Page) => page.getByRole('button', { name: 'KIRIM BLAST
 const preview = (page: Page) => page.locator('[data-template-preview]');
 
 const enableTemplate = (name: string) =>
-  adminCall(e2e.server, 'PUT', `/api/admin/delivery/templates/${idOf(name)}`, { enabled: true });
+  adminApi(e2e.server, 'PUT', `/api/admin/delivery/templates/${idOf(name)}`, { enabled: true });
 
 /** The bodies of the blasts the page posts, as they are posted. */
 function blastsPosted(page: Page): unknown[] {
@@ -197,7 +200,7 @@ describe('Form Blast with WhatsApp templates', () => {
     ]);
     // The list shows the blast with the text the recipients read.
     await page.locator(`main [title="${PROMO_TEXT}"]`).waitFor();
-    const list = await clientCall(e2e.server, client, 'GET', '/api/client/blast-requests');
+    const list = await clientApi(e2e.server, client, 'GET', '/api/client/blast-requests');
     expect(list.total).toBe(1);
     expect(list.items[0]).toMatchObject({
       message: PROMO_TEXT,
@@ -231,7 +234,7 @@ describe('Form Blast with WhatsApp templates', () => {
     await page.getByLabel('Nomor WhatsApp Tujuan').fill(numbers(1, 50).join('\n'));
     await sendButton(page).click();
     await page.waitForURL('**/blast-results');
-    const list = await clientCall(e2e.server, client, 'GET', '/api/client/blast-requests');
+    const list = await clientApi(e2e.server, client, 'GET', '/api/client/blast-requests');
     expect(list.items[0]).toMatchObject({
       message: 'Tagihan Anda sebesar Rp75.000 jatuh tempo besok. Terima kasih.',
       image_url: null,
@@ -285,7 +288,7 @@ describe('Form Blast with WhatsApp templates', () => {
         image_url: null,
       },
     ]);
-    const list = await clientCall(e2e.server, client, 'GET', '/api/client/blast-requests');
+    const list = await clientApi(e2e.server, client, 'GET', '/api/client/blast-requests');
     expect(list.items[0]).toMatchObject({ message: text, template: { name: 'promo_kilat' } });
     await page.context().close();
   });

@@ -2,20 +2,26 @@
 // the price, every message of the form, the payment instructions with the QR code and its
 // fallbacks, and the paginated history with the server's counts.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { signIn, startE2E, type E2E, type Page } from './helpers.ts';
 import {
-  adminCall,
-  addTiers,
-  clientCall,
+  clientPage,
+  type E2E,
   expectShellBalance,
   expectToast,
-  go,
+  goTo,
+  type Page,
+  patientPolls,
+  signIn,
+  startE2E,
+} from './helpers.ts';
+import {
+  addTiers,
+  adminApi,
+  type Client,
+  clientApi,
   pngBytes,
   requestTopup,
   saveSettings,
-  type Client,
-  patientPolls,
-} from './client-seed.ts';
+} from './seed.ts';
 
 let e2e: E2E;
 
@@ -29,9 +35,7 @@ afterAll(async () => {
 
 async function signedIn(path = '/topup'): Promise<{ page: Page; client: Client }> {
   const client = await e2e.server.createClient();
-  const page = await e2e.open('/login');
-  await signIn(page, client.user.email, client.password);
-  await go(page, e2e.url, path);
+  const page = await clientPage(e2e, client, path);
   return { page, client };
 }
 
@@ -168,7 +172,7 @@ describe('Top Up Poin', () => {
       ).toBe(0);
       expect(posts).toHaveLength(1);
 
-      const list = await clientCall(e2e.server, client, 'GET', '/api/client/point-requests');
+      const list = await clientApi(e2e.server, client, 'GET', '/api/client/point-requests');
       expect(list.items).toMatchObject([
         {
           points_requested: 50,
@@ -182,7 +186,7 @@ describe('Top Up Poin', () => {
       await pointsField(page).fill('10');
       await submitButton(page).click();
       await expectToast(page, 'Request top-up 10 poin berhasil dibuat.');
-      const again = await clientCall(e2e.server, client, 'GET', '/api/client/point-requests');
+      const again = await clientApi(e2e.server, client, 'GET', '/api/client/point-requests');
       expect(again.items[0]).toMatchObject({ points_requested: 10, payment_proof_url: null });
 
       // Thousands are grouped as id-ID writes them.
@@ -196,7 +200,7 @@ describe('Top Up Poin', () => {
     });
 
     it('tier cards stay readable with a long name and a decimal price; the chosen tier shows its price', async () => {
-      const enterprise = await adminCall(e2e.server, 'POST', '/api/admin/pricing', {
+      const enterprise = await adminApi(e2e.server, 'POST', '/api/admin/pricing', {
         tier_name: 'Enterprise Super Hemat Tahunan',
         min_points: 1001,
         max_points: 100_000,
@@ -204,9 +208,7 @@ describe('Top Up Poin', () => {
       });
       for (const viewport of ['desktop', 'phone'] as const) {
         const client = await e2e.server.createClient();
-        const page = await e2e.open('/login', viewport);
-        await signIn(page, client.user.email, client.password);
-        await go(page, e2e.url, '/topup');
+        const page = await clientPage(e2e, client, '/topup', viewport);
         const tiers = page.getByRole('list', { name: 'Tier harga' });
         await tiers.getByRole('button', { name: /Enterprise/ }).waitFor();
         // In every card the name, the range and the price each have their own space.
@@ -251,7 +253,7 @@ describe('Top Up Poin', () => {
         expect(await page.locator('[data-tier-note-price]').textContent()).toBe('Pro · Rp500/poin');
         await page.context().close();
       }
-      await adminCall(e2e.server, 'DELETE', `/api/admin/pricing/${enterprise.id}`);
+      await adminApi(e2e.server, 'DELETE', `/api/admin/pricing/${enterprise.id}`);
     });
 
     it("more than 1.000.000 points: 'Jumlah poin maksimal 1.000.000 per request', nothing sent", async () => {
@@ -287,9 +289,9 @@ describe('Top Up Poin', () => {
     it("shows the server's detail when the price changed behind the page", async () => {
       const { page } = await signedIn();
       await page.getByRole('list', { name: 'Tier harga' }).waitFor();
-      const tiers = await adminCall(e2e.server, 'GET', '/api/admin/pricing');
+      const tiers = await adminApi(e2e.server, 'GET', '/api/admin/pricing');
       const basic = tiers.find((t: any) => t.tier_name === 'Basic');
-      await adminCall(e2e.server, 'PUT', `/api/admin/pricing/${basic.id}`, {
+      await adminApi(e2e.server, 'PUT', `/api/admin/pricing/${basic.id}`, {
         tier_name: 'Basic',
         min_points: 1,
         max_points: 100,
@@ -302,7 +304,7 @@ describe('Top Up Poin', () => {
         title: 'Error',
         variant: 'destructive',
       });
-      await adminCall(e2e.server, 'PUT', `/api/admin/pricing/${basic.id}`, {
+      await adminApi(e2e.server, 'PUT', `/api/admin/pricing/${basic.id}`, {
         tier_name: 'Basic',
         min_points: 1,
         max_points: 100,
@@ -382,7 +384,7 @@ describe('Top Up Poin', () => {
       // over before the next line of the test runs.
       const { page } = await signedIn('/');
       const fallback = page.waitForResponse((r) => r.url().endsWith(`/api/admin/qr-data/${name}`));
-      await go(page, e2e.url, '/topup');
+      await goTo(page, '/topup');
       const img = await qrImage(page);
       expect((await fallback).status()).toBe(200);
       expect(await img.getAttribute('src')).toMatch(/^data:image\/png;base64,/);
@@ -405,7 +407,7 @@ describe('Top Up Poin', () => {
 describe('Riwayat Top Up', () => {
   it('a pending request turns Disetujui by itself within 30 seconds, and the balance follows', async () => {
     // Runs alone too (-t): the tiers come from an earlier describe otherwise.
-    if ((await adminCall(e2e.server, 'GET', '/api/admin/pricing')).length === 0)
+    if ((await adminApi(e2e.server, 'GET', '/api/admin/pricing')).length === 0)
       await addTiers(e2e.server);
     const client = await e2e.server.createClient();
     const request = await requestTopup(e2e.server, client, 20);
@@ -413,11 +415,11 @@ describe('Riwayat Top Up', () => {
     await page.clock.install();
     await page.reload();
     await signIn(page, client.user.email, client.password);
-    await go(page, e2e.url, '/topup-history');
+    await goTo(page, '/topup-history');
     const status = page.locator('[data-request-status]').first();
     await status.waitFor();
     expect(await status.textContent()).toBe('Menunggu');
-    await adminCall(e2e.server, 'POST', `/api/admin/point-requests/${request.id}/approve`);
+    await adminApi(e2e.server, 'POST', `/api/admin/point-requests/${request.id}/approve`);
     await page.clock.fastForward(29_000);
     expect(await status.textContent()).toBe('Menunggu');
     await page.clock.fastForward(1_500);
@@ -445,9 +447,7 @@ describe('Riwayat Top Up', () => {
         proof: points === 60 ? 'https://i.imgur.com/bukti60.png' : null,
       });
 
-    const page = await e2e.open('/login');
-    await signIn(page, client.user.email, client.password);
-    await go(page, e2e.url, '/topup-history');
+    const page = await clientPage(e2e, client, '/topup-history');
     const table = page.getByRole('table', { name: 'Riwayat request top-up' });
     await table.locator('tbody tr').nth(4).waitFor();
     expect(await page.getByRole('region', { name: 'Ringkasan top-up' }).textContent()).toBe(

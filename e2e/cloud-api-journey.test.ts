@@ -12,19 +12,26 @@ import { errorMeaning } from '#common/whatsapp-errors.ts';
 import { startLocalCloudApi, type LocalCloudApi } from '#local-apis/cloud-api/server.ts';
 import { DEFAULT_TEMPLATES } from '#local-apis/cloud-api/templates.ts';
 import { ENGINE_DEFAULTS } from '#server/modules/delivery/engine.ts';
-import { signIn, startE2E, type E2E, type Page } from './helpers.ts';
-import { adminPage, dismissToasts, shot } from './admin-seed.ts';
 import {
-  balanceOf,
-  clientCall,
+  adminPage,
+  dismissToasts,
+  type E2E,
   expectShellBalance,
   expectToast,
+  type Page,
   patientPolls,
-  pngBytes,
-  saveSettings,
-  setPoints,
-  type Client,
-} from './client-seed.ts';
+  shot,
+  signIn,
+  startE2E,
+} from './helpers.ts';
+import {
+  expectCompleted,
+  expectFinalStates,
+  expectStatesMovedForward,
+  ledgerEntries,
+  openLiveDetail,
+} from './live-detail.ts';
+import { balanceOf, type Client, clientApi, pngBytes, saveSettings, setPoints } from './seed.ts';
 
 /** The blast's six numbers as the client types them, and what the double does with each. */
 const NUMBERS = {
@@ -159,91 +166,36 @@ describe('a Cloud API blast from setup to refund', () => {
     await dismissToasts(page);
 
     // The detail, opened at once: from here on nothing reloads the page.
-    const results = page.getByRole('table', { name: 'Daftar blast request' });
-    await results.getByRole('button', { name: /^Detail/ }).click();
-    const dialog = page.getByRole('dialog', { name: 'Detail Blast Request' });
-    await dialog.locator('[data-number-row]').first().waitFor();
-    await page.evaluate(() => {
-      const seen: Record<string, string[]> = {};
-      (window as any).__states = seen;
-      (window as any).__marked = true;
-      const collect = () => {
-        for (const row of document.querySelectorAll('[data-number-row]')) {
-          const state = row
-            .querySelector('[data-delivery-state]')
-            ?.getAttribute('data-delivery-state');
-          const index = row.getAttribute('data-number-row')!;
-          const states = (seen[index] ??= []);
-          if (state && states.at(-1) !== state) states.push(state);
-        }
-      };
-      collect();
-      new MutationObserver(collect).observe(document.body, {
-        subtree: true,
-        childList: true,
-        attributes: true,
-        attributeFilter: ['data-delivery-state'],
-      });
-    });
-
-    const row = (local: string) =>
-      dialog.locator('[data-number-row]').filter({ hasText: wa(local) });
-    const state = (local: string) => row(local).locator('[data-delivery-state]').textContent();
-
+    const dialog = await openLiveDetail(page);
     // Mid-send: the numbers as the dialog first shows them (checked below from what it saw).
     await dialog.locator('[data-number-list]').scrollIntoViewIfNeeded();
     await shot(page, 'cloud-api-journey-detail-sending');
 
     // The end, without a reload: every number in its final state, with its reason.
-    const finalStates = {
-      [NUMBERS.noWa]: 'Gagal',
-      [NUMBERS.held]: 'Gagal',
-      [NUMBERS.delivered]: 'Diterima',
-      [NUMBERS.readA]: 'Dibaca',
-      [NUMBERS.readB]: 'Dibaca',
-      [NUMBERS.readC]: 'Dibaca',
-    };
-    for (const [local, label] of Object.entries(finalStates)) {
-      await expect.poll(() => state(local), { timeout: 30_000 }).toBe(label);
-    }
-    expect(await row(NUMBERS.noWa).locator('[data-delivery-reason]').textContent()).toBe(
-      NO_WA_REASON,
+    await expectFinalStates(
+      dialog,
+      {
+        [wa(NUMBERS.noWa)]: 'Gagal',
+        [wa(NUMBERS.held)]: 'Gagal',
+        [wa(NUMBERS.delivered)]: 'Diterima',
+        [wa(NUMBERS.readA)]: 'Dibaca',
+        [wa(NUMBERS.readB)]: 'Dibaca',
+        [wa(NUMBERS.readC)]: 'Dibaca',
+      },
+      { [wa(NUMBERS.noWa)]: NO_WA_REASON, [wa(NUMBERS.held)]: HELD_REASON },
     );
-    expect(await row(NUMBERS.held).locator('[data-delivery-reason]').textContent()).toBe(
-      HELD_REASON,
-    );
-    for (const local of [NUMBERS.delivered, NUMBERS.readA]) {
-      expect(await row(local).locator('[data-delivery-reason]').count()).toBe(0);
-    }
-    await expect
-      .poll(() => dialog.locator('[data-progress-summary]').textContent(), { timeout: 30_000 })
-      .toBe('4Berhasil1Gagal1No WA0Pending');
-    await expect
-      .poll(() => dialog.locator('[data-blast-status]').getAttribute('data-blast-status'))
-      .toBe('completed');
-    await dialog.getByText('+2 poin dikembalikan').waitFor();
-    expect(await dialog.locator('[data-sending-progress]').textContent()).toBe(
-      '6 dari 6 nomor selesai diproses (100%)',
-    );
-    // The refund reaches the balance in the header while the dialog is still open.
-    await expectShellBalance(page, START_POINTS - 6 + 2);
-    expect(await page.evaluate(() => (window as any).__marked)).toBe(true);
-
+    await expectCompleted(page, dialog, {
+      success: 4,
+      failed: 1,
+      noWa: 1,
+      balance: START_POINTS - 6 + 2,
+    });
     // What the page saw on the way: states only ever move forward, and it saw them change.
-    const seen: Record<string, string[]> = await page.evaluate(() => (window as any).__states);
-    const order = ['queued', 'sending', 'sent', 'delivered', 'read'];
-    for (const states of Object.values(seen)) {
-      const ranks = states.filter((s) => s !== 'failed').map((s) => order.indexOf(s));
-      expect(ranks).toEqual([...ranks].sort((a, b) => a - b));
-    }
-    // It saw numbers change under its eyes: on their way first, delivered or read later.
-    const changed = Object.values(seen).filter((states) => states.length > 1);
-    expect(changed.length, JSON.stringify(seen)).toBeGreaterThanOrEqual(3);
-    expect(Object.values(seen).flat()).toEqual(expect.arrayContaining(['sent', 'read', 'failed']));
+    await expectStatesMovedForward(page, ['sent', 'read', 'failed']);
     await dialog.locator('[data-number-list]').scrollIntoViewIfNeeded();
     await shot(page, 'cloud-api-journey-detail-done');
 
-    const blast = (await clientCall(e2e.server, client, 'GET', '/api/client/blast-requests'))
+    const blast = (await clientApi(e2e.server, client, 'GET', '/api/client/blast-requests'))
       .items[0];
     expect(blast).toMatchObject({
       status: 'completed',
@@ -263,17 +215,7 @@ describe('a Cloud API blast from setup to refund', () => {
       .getByRole('navigation', { name: 'Menu klien' })
       .getByRole('link', { name: 'History Poin' })
       .click();
-    const ledger = page.getByRole('table', { name: 'Riwayat transaksi poin' });
-    await ledger.locator('[data-transaction-type="usage"]').waitFor();
-    const entries = await ledger.locator('tbody tr').evaluateAll((rows) =>
-      rows.map((tr) => ({
-        type: tr.querySelector('[data-transaction-type]')?.getAttribute('data-transaction-type'),
-        delta: Number(
-          (tr.querySelector('[data-transaction-delta]')?.textContent ?? '').replace(/[^0-9-]/g, ''),
-        ),
-        description: tr.querySelectorAll('td')[2]?.textContent ?? '',
-      })),
-    );
+    const entries = await ledgerEntries(page);
     const refunds = entries.filter((e) => e.type === 'refund');
     expect(refunds.length).toBeGreaterThan(0);
     expect(refunds.reduce((sum, e) => sum + e.delta, 0)).toBe(2);

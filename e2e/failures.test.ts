@@ -1,8 +1,17 @@
 // Failures in Chromium: a server that cannot be reached is named as the cause, after what failed,
 // and a dialog closes with one Escape while a toast is on screen.
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { dialogFocus, startE2E, type E2E, type Page } from './helpers.ts';
-import { adminApi, adminPage, dismissToasts, expectToast, goTo } from './admin-seed.ts';
+import {
+  adminPage,
+  dialogFocus,
+  dismissToasts,
+  type E2E,
+  expectToast,
+  goTo,
+  type Page,
+  startE2E,
+} from './helpers.ts';
+import { adminApi } from './seed.ts';
 
 const UNREACHABLE = 'server tidak dapat dihubungi. Periksa koneksi Anda.';
 

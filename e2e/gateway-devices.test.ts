@@ -7,8 +7,17 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startLocalWaha, type LocalWaha } from '#local-apis/waha/server.ts';
 import { ENGINE_DEFAULTS } from '#server/modules/delivery/engine.ts';
-import { type E2E, type Page, SCREENSHOT_DIR, startE2E } from './helpers.ts';
-import { adminApi, adminPage, dismissToasts, expectToast, shot } from './admin-seed.ts';
+import {
+  adminPage,
+  dismissToasts,
+  type E2E,
+  expectToast,
+  type Page,
+  SCREENSHOT_DIR,
+  shot,
+  startE2E,
+} from './helpers.ts';
+import { adminApi } from './seed.ts';
 
 let e2e: E2E;
 let waha: LocalWaha;

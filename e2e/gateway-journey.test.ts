@@ -14,19 +14,34 @@ import { outcomeBySuffix } from '#local-apis/waha/outcomes.ts';
 import { startLocalWaha, type LocalWaha } from '#local-apis/waha/server.ts';
 import { ENGINE_DEFAULTS } from '#server/modules/delivery/engine.ts';
 import { formatDateTime } from '#common/format.ts';
-import { signIn, startE2E, type E2E, type Page } from './helpers.ts';
-import { adminApi, adminPage, dismissToasts, shot } from './admin-seed.ts';
 import {
-  balanceOf,
-  clientCall,
+  adminPage,
+  dismissToasts,
+  type E2E,
   expectShellBalance,
   expectToast,
+  type Page,
   patientPolls,
+  shot,
+  signIn,
+  startE2E,
+} from './helpers.ts';
+import {
+  expectCompleted,
+  expectFinalStates,
+  expectStatesMovedForward,
+  ledgerEntries,
+  openLiveDetail,
+} from './live-detail.ts';
+import {
+  adminApi,
+  balanceOf,
+  type Client,
+  clientApi,
   pngBytes,
   saveSettings,
   setPoints,
-  type Client,
-} from './client-seed.ts';
+} from './seed.ts';
 
 /** The six numbers as the client types them; the double's outcome is by their last four digits. */
 const NUMBERS = {
@@ -170,32 +185,7 @@ describe('a gateway blast from pairing to refund', () => {
     await dismissToasts(page);
 
     // The detail, opened at once: from here on nothing reloads the page.
-    const results = page.getByRole('table', { name: 'Daftar blast request' });
-    await results.getByRole('button', { name: /^Detail/ }).click();
-    const dialog = page.getByRole('dialog', { name: 'Detail Blast Request' });
-    await dialog.locator('[data-number-row]').first().waitFor();
-    await page.evaluate(() => {
-      const seen: Record<string, string[]> = {};
-      (window as any).__states = seen;
-      (window as any).__marked = true;
-      const collect = () => {
-        for (const row of document.querySelectorAll('[data-number-row]')) {
-          const state = row
-            .querySelector('[data-delivery-state]')
-            ?.getAttribute('data-delivery-state');
-          const index = row.getAttribute('data-number-row')!;
-          const states = (seen[index] ??= []);
-          if (state && states.at(-1) !== state) states.push(state);
-        }
-      };
-      collect();
-      new MutationObserver(collect).observe(document.body, {
-        subtree: true,
-        childList: true,
-        attributes: true,
-        attributeFilter: ['data-delivery-state'],
-      });
-    });
+    const dialog = await openLiveDetail(page);
     await dialog.getByText('dikirim melalui gateway WhatsApp, diperbarui otomatis').waitFor();
     expect(await dialog.locator('[data-spintax-note]').textContent()).toBe(
       'Setiap nomor menerima salah satu dari 3 variasi pesan ini, dengan {nomor} diganti nomor tujuannya.',
@@ -203,58 +193,30 @@ describe('a gateway blast from pairing to refund', () => {
     await dialog.locator('[data-number-list]').scrollIntoViewIfNeeded();
     await shot(page, 'gateway-journey-detail-sending');
 
-    const row = (local: string) =>
-      dialog.locator('[data-number-row]').filter({ hasText: wa(local) });
-    const state = (local: string) => row(local).locator('[data-delivery-state]').textContent();
-    const finalStates = {
-      [NUMBERS.noWa]: 'Gagal',
-      [NUMBERS.failed]: 'Gagal',
-      [NUMBERS.delivered]: 'Diterima',
-      [NUMBERS.readA]: 'Dibaca',
-      [NUMBERS.readB]: 'Dibaca',
-      [NUMBERS.readC]: 'Dibaca',
-    };
-    for (const [local, label] of Object.entries(finalStates)) {
-      await expect.poll(() => state(local), { timeout: 30_000 }).toBe(label);
-    }
-    expect(await row(NUMBERS.noWa).locator('[data-delivery-reason]').textContent()).toBe(
-      NO_WA_REASON,
+    await expectFinalStates(
+      dialog,
+      {
+        [wa(NUMBERS.noWa)]: 'Gagal',
+        [wa(NUMBERS.failed)]: 'Gagal',
+        [wa(NUMBERS.delivered)]: 'Diterima',
+        [wa(NUMBERS.readA)]: 'Dibaca',
+        [wa(NUMBERS.readB)]: 'Dibaca',
+        [wa(NUMBERS.readC)]: 'Dibaca',
+      },
+      { [wa(NUMBERS.noWa)]: NO_WA_REASON, [wa(NUMBERS.failed)]: ERROR_REASON },
     );
-    expect(await row(NUMBERS.failed).locator('[data-delivery-reason]').textContent()).toBe(
-      ERROR_REASON,
-    );
-    for (const local of [NUMBERS.delivered, NUMBERS.readA]) {
-      expect(await row(local).locator('[data-delivery-reason]').count()).toBe(0);
-    }
-    await expect
-      .poll(() => dialog.locator('[data-progress-summary]').textContent(), { timeout: 30_000 })
-      .toBe('4Berhasil1Gagal1No WA0Pending');
-    await expect
-      .poll(() => dialog.locator('[data-blast-status]').getAttribute('data-blast-status'))
-      .toBe('completed');
-    await dialog.getByText('+2 poin dikembalikan').waitFor();
-    expect(await dialog.locator('[data-sending-progress]').textContent()).toBe(
-      '6 dari 6 nomor selesai diproses (100%)',
-    );
-    await expectShellBalance(page, START_POINTS - 6 + 2);
-    expect(await page.evaluate(() => (window as any).__marked)).toBe(true);
-
+    await expectCompleted(page, dialog, {
+      success: 4,
+      failed: 1,
+      noWa: 1,
+      balance: START_POINTS - 6 + 2,
+    });
     // What the page saw on the way: states only move forward, and it saw them change.
-    const seen: Record<string, string[]> = await page.evaluate(() => (window as any).__states);
-    const order = ['queued', 'sending', 'sent', 'delivered', 'read'];
-    for (const states of Object.values(seen)) {
-      const ranks = states.filter((s) => s !== 'failed').map((s) => order.indexOf(s));
-      expect(ranks).toEqual([...ranks].sort((a, b) => a - b));
-    }
-    const changed = Object.values(seen).filter((states) => states.length > 1);
-    expect(changed.length, JSON.stringify(seen)).toBeGreaterThanOrEqual(3);
-    expect(Object.values(seen).flat()).toEqual(
-      expect.arrayContaining(['queued', 'delivered', 'read', 'failed']),
-    );
+    await expectStatesMovedForward(page, ['queued', 'delivered', 'read', 'failed']);
     await dialog.locator('[data-number-list]').scrollIntoViewIfNeeded();
     await shot(page, 'gateway-journey-detail-done');
 
-    const blast = (await clientCall(e2e.server, client, 'GET', '/api/client/blast-requests'))
+    const blast = (await clientApi(e2e.server, client, 'GET', '/api/client/blast-requests'))
       .items[0];
     expect(blast).toMatchObject({
       status: 'completed',
@@ -275,16 +237,7 @@ describe('a gateway blast from pairing to refund', () => {
       .getByRole('navigation', { name: 'Menu klien' })
       .getByRole('link', { name: 'History Poin' })
       .click();
-    const ledger = page.getByRole('table', { name: 'Riwayat transaksi poin' });
-    await ledger.locator('[data-transaction-type="usage"]').waitFor();
-    const entries = await ledger.locator('tbody tr').evaluateAll((rows) =>
-      rows.map((tr) => ({
-        type: tr.querySelector('[data-transaction-type]')?.getAttribute('data-transaction-type'),
-        delta: Number(
-          (tr.querySelector('[data-transaction-delta]')?.textContent ?? '').replace(/[^0-9-]/g, ''),
-        ),
-      })),
-    );
+    const entries = await ledgerEntries(page);
     const refunds = entries.filter((e) => e.type === 'refund');
     expect(refunds.reduce((sum, e) => sum + e.delta, 0)).toBe(2);
     expect(entries.find((e) => e.type === 'usage')).toMatchObject({ delta: -6 });
@@ -300,7 +253,7 @@ describe('a gateway blast from pairing to refund', () => {
   it('the local WAHA sent one image message per number on WhatsApp, none to the other', async () => {
     await waha.settled();
     const numbers = (
-      await clientCall(e2e.server, client, 'GET', `/api/client/blast-requests/${blastId}`)
+      await clientApi(e2e.server, client, 'GET', `/api/client/blast-requests/${blastId}`)
     ).numbers as { index: number; number: string }[];
     for (const local of ALL) {
       const sends = waha.sentTo(wa(local));
@@ -371,8 +324,8 @@ describe('a gateway blast from pairing to refund', () => {
     );
     expect(await dialog.locator('[data-delivery-state]').allTextContents()).toEqual(['Antre']);
     await shot(page, 'gateway-journey-closed-hours');
-    const list = await clientCall(e2e.server, client, 'GET', '/api/client/blast-requests');
-    const detail = await clientCall(
+    const list = await clientApi(e2e.server, client, 'GET', '/api/client/blast-requests');
+    const detail = await clientApi(
       e2e.server,
       client,
       'GET',

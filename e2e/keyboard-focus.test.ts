@@ -6,25 +6,19 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
-  adminApi,
   adminPage,
-  createBlast,
-  dismissToasts,
-  expectToast,
-  numbers,
-  setPoints,
-  shot,
-  type Client,
-} from './admin-seed.ts';
-import {
   dialogFocus,
-  SCREENSHOT_DIR,
+  dismissToasts,
+  type E2E,
+  expectToast,
+  type Page,
   screenshot,
+  SCREENSHOT_DIR,
+  shot,
   signIn,
   startE2E,
-  type E2E,
-  type Page,
 } from './helpers.ts';
+import { adminApi, type Client, createBlast, numbers, setPoints } from './seed.ts';
 
 let e2e: E2E;
 let budi: Client;

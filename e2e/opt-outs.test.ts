@@ -6,17 +6,20 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { WEBHOOK_PATH } from '#common/delivery.ts';
 import { cloudApiSettingsOf } from '#local-apis/cloud-api/test-helpers.ts';
 import { startLocalCloudApi, type LocalCloudApi } from '#local-apis/cloud-api/server.ts';
-import { signIn, startE2E, type E2E, type Page } from './helpers.ts';
 import {
-  adminApi,
   adminPage,
+  clientPage,
+  type E2E,
   expectNoSidewaysScroll,
+  expectShellBalance,
   expectToast,
   goTo,
+  type Page,
   shot,
+  startE2E,
   statValue,
-} from './admin-seed.ts';
-import { balanceOf, expectShellBalance, go, setPoints } from './client-seed.ts';
+} from './helpers.ts';
+import { adminApi, balanceOf, setPoints } from './seed.ts';
 
 const ANSWERED_STOP = '6281255550001';
 const BY_ADMIN = '081255550002';
@@ -83,9 +86,7 @@ describe('Berhenti Berlangganan', () => {
   it("leaves the listed numbers out of a client's blast, which is told how many", async () => {
     const client = await e2e.server.createClient({ username: 'toko-berhenti' });
     await setPoints(e2e.server, client, 10);
-    const page = await e2e.open('/login');
-    await signIn(page, client.user.email, client.password);
-    await go(page, e2e.url, '/blast-form');
+    const page = await clientPage(e2e, client, '/blast-form');
     await expectShellBalance(page, 10);
     await page
       .getByLabel('Nomor WhatsApp Tujuan')

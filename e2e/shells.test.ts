@@ -1,29 +1,22 @@
 // Both shells at desktop and phone width: layout, phone menu, theme toggle; screenshots for review.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
-  addTier,
-  adminApi,
-  adminPage,
-  createBlast,
-  goTo,
-  numbers,
-  requestTopup,
-  setPoints,
-} from './admin-seed.ts';
-import {
   ADMIN,
+  adminPage,
   dialogFocus,
+  type E2E,
   focused,
+  goTo,
+  type Page,
   screenshot,
   shellTitle,
   signIn,
   stackedCard,
   startE2E,
-  type E2E,
-  type Page,
   type ViewportName,
   VIEWPORTS,
 } from './helpers.ts';
+import { addTiers, adminApi, createBlast, numbers, requestTopup, setPoints, TIER } from './seed.ts';
 
 let e2e: E2E;
 
@@ -185,7 +178,7 @@ describe('a name or text without spaces', () => {
   it("does not widen an admin table past the screen: each row's actions stay in view", async () => {
     const long = 'pengguna_dengan_nama_yang_sangat_panjang_sekali_3';
     const client = await e2e.server.createClient({ username: long });
-    await addTier(e2e.server);
+    await addTiers(e2e.server, [TIER]);
     await setPoints(e2e.server, client, 10);
     await requestTopup(e2e.server, client, 100);
     await createBlast(e2e.server, client, `${long}_${long}`, numbers(2));

@@ -4,6 +4,7 @@ import { sql } from 'kysely';
 import { expect } from 'vitest';
 import type { Db } from '#server/db/connection.ts';
 import { checkLedger } from '#server/db/ledger-check.ts';
+import type { ApiAnswer } from './helpers.ts';
 
 /** One field's expected JSON type; a trailing `?` also allows null. */
 type FieldType =
@@ -221,4 +222,33 @@ export async function expectUnchanged(db: Db, attack: () => Promise<void>): Prom
   await attack();
   expect(await snapshot(db)).toEqual(before);
   expect(await checkLedger(db)).toEqual([]);
+}
+
+/**
+ * A blast created with an Idempotency-Key, then sent again: the retry answers the same blast,
+ * changes nothing and is charged once; the same key with `changed` values is refused (422) and
+ * changes nothing either.
+ */
+export async function expectIdempotentBlast(
+  db: Db,
+  send: (body: unknown, headers: Record<string, string>) => Promise<ApiAnswer>,
+  balance: () => Promise<number>,
+  { body, changed, key }: { body: { target_numbers: string[] }; changed: unknown; key: string },
+): Promise<void> {
+  const headers = { 'Idempotency-Key': key };
+  const before = await balance();
+  const first = await send(body, headers);
+  expect(first.status, JSON.stringify(first.body)).toBe(201);
+  let again: ApiAnswer | undefined;
+  await expectUnchanged(db, async () => {
+    again = await send(body, headers);
+  });
+  expect(again!.status).toBe(201);
+  expect(again!.body).toEqual(first.body);
+  expect(await balance()).toBe(before - body.target_numbers.length);
+  await expectUnchanged(db, async () => {
+    const other = await send(changed, headers);
+    expectCleanError(other, 422);
+    expect(other.body.detail).toBe('Idempotency-Key sudah dipakai untuk permintaan yang berbeda');
+  });
 }

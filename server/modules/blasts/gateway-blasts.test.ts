@@ -8,7 +8,12 @@ import { now } from '#server/db/connection.ts';
 import { checkLedger } from '#server/db/ledger-check.ts';
 import { writeDeliveryMode } from '#server/test/delivery-mode.ts';
 import { startServer, type TestServer } from '#server/test/helpers.ts';
-import { expectCleanError, expectSpecFields, expectUnchanged } from '#server/test/spec.ts';
+import {
+  expectCleanError,
+  expectIdempotentBlast,
+  expectSpecFields,
+  expectUnchanged,
+} from '#server/test/spec.ts';
 
 let server: TestServer;
 let client = { id: '', token: '' };
@@ -150,21 +155,10 @@ describe('gateway blast creation', () => {
 
   it('answers a retry with the same Idempotency-Key with the same blast, charged once', async () => {
     const body = { message: '{Halo|Hai} {nomor}', target_numbers: [local(4), local(5)] };
-    const headers = { 'Idempotency-Key': 'gateway-blast-retry-1' };
-    const before = await balance();
-    const first = await send(body, headers);
-    expect(first.status, JSON.stringify(first.body)).toBe(201);
-    let again: Awaited<ReturnType<typeof send>> | undefined;
-    await expectUnchanged(server.database.db, async () => {
-      again = await send(body, headers);
-    });
-    expect(again!.status).toBe(201);
-    expect(again!.body).toEqual(first.body);
-    expect(await balance()).toBe(before - 2);
-    await expectUnchanged(server.database.db, async () => {
-      const other = await send({ ...body, message: '{Halo|Hai} lagi' }, headers);
-      expectCleanError(other, 422);
-      expect(other.body.detail).toBe('Idempotency-Key sudah dipakai untuk permintaan yang berbeda');
+    await expectIdempotentBlast(server.database.db, send, balance, {
+      body,
+      changed: { ...body, message: '{Halo|Hai} lagi' },
+      key: 'gateway-blast-retry-1',
     });
   });
 });

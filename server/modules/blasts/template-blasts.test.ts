@@ -9,7 +9,12 @@ import { startLocalCloudApi, type LocalCloudApi } from '#local-apis/cloud-api/se
 import { DEFAULT_TEMPLATES } from '#local-apis/cloud-api/templates.ts';
 import { checkLedger } from '#server/db/ledger-check.ts';
 import { startServer, type TestServer } from '#server/test/helpers.ts';
-import { expectCleanError, expectSpecFields, expectUnchanged } from '#server/test/spec.ts';
+import {
+  expectCleanError,
+  expectIdempotentBlast,
+  expectSpecFields,
+  expectUnchanged,
+} from '#server/test/spec.ts';
 
 let server: TestServer;
 let double: LocalCloudApi;
@@ -376,22 +381,11 @@ describe('Cloud API blast creation', () => {
       parameters: ['Rina', '30%'],
       image_url: imageUrl,
     };
-    const headers = { 'Idempotency-Key': 'template-blast-retry-1' };
-    const before = await balance();
-    const first = await send(body, headers);
-    expect(first.status, JSON.stringify(first.body)).toBe(201);
-    let again: Awaited<ReturnType<typeof send>> | undefined;
-    await expectUnchanged(server.database.db, async () => {
-      again = await send(body, headers);
-    });
-    expect(again!.status).toBe(201);
-    expect(again!.body).toEqual(first.body);
-    expect(await balance()).toBe(before - 2);
     // The same key with other values is another request: refused.
-    await expectUnchanged(server.database.db, async () => {
-      const other = await send({ ...body, parameters: ['Rina', '40%'] }, headers);
-      expectCleanError(other, 422);
-      expect(other.body.detail).toBe('Idempotency-Key sudah dipakai untuk permintaan yang berbeda');
+    await expectIdempotentBlast(server.database.db, send, balance, {
+      body,
+      changed: { ...body, parameters: ['Rina', '40%'] },
+      key: 'template-blast-retry-1',
     });
   });
 
