@@ -1,60 +1,22 @@
 /* eslint-disable @typescript-eslint/no-explicit-any -- tests read answers loosely: they assert on them */
-// Test helpers: a webhook receiver on node:http that keeps the raw bytes it got, and a Graph API
-// client for the double.
-import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
+// Test helpers: a webhook receiver at Sebar's path for Meta, and a Graph API client for the double.
+import { startWebhookReceiver, type WebhookReceiver } from '#local-apis/shared/test-receiver.ts';
 import type { LocalCloudApi } from './server.ts';
 
-export interface ReceivedWebhook {
-  headers: IncomingHttpHeaders;
-  raw: Buffer;
-  json: any;
-}
-
-export interface Receiver {
-  url: string;
-  received: ReceivedWebhook[];
+export interface Receiver extends WebhookReceiver {
   /** The statuses of the received webhooks, in arrival order. */
   statuses(): any[];
-  close(): Promise<void>;
 }
 
-/**
- * A webhook receiver. `answer` picks the HTTP status of each POST (200 by default); GET answers
- * Meta's handshake when the verify token matches.
- */
+/** A receiver at Sebar's webhook path for Meta. */
 export async function startReceiver(
   options: { answer?: (count: number) => number; verifyToken?: string } = {},
 ): Promise<Receiver> {
-  const received: ReceivedWebhook[] = [];
-  let posts = 0;
-  const server: Server = createServer((request, response) => {
-    const url = new URL(request.url ?? '/', 'http://localhost');
-    if (request.method === 'GET') {
-      const ok = url.searchParams.get('hub.verify_token') === options.verifyToken;
-      response
-        .writeHead(ok ? 200 : 403)
-        .end(ok ? (url.searchParams.get('hub.challenge') ?? '') : '');
-      return;
-    }
-    const chunks: Buffer[] = [];
-    request.on('data', (chunk: Buffer) => chunks.push(chunk));
-    request.on('end', () => {
-      posts += 1;
-      const status = options.answer?.(posts) ?? 200;
-      const raw = Buffer.concat(chunks);
-      if (status < 300)
-        received.push({ headers: request.headers, raw, json: JSON.parse(String(raw)) });
-      response.writeHead(status).end();
-    });
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const address = server.address();
-  const port = typeof address === 'object' && address ? address.port : 0;
+  const receiver = await startWebhookReceiver({ ...options, path: '/webhooks/whatsapp' });
   return {
-    url: `http://127.0.0.1:${port}/webhooks/whatsapp`,
-    received,
-    statuses: () => received.map((hook) => hook.json.entry[0].changes[0].value.statuses[0]),
-    close: () => new Promise((resolve) => server.close(() => resolve())),
+    ...receiver,
+    statuses: () =>
+      receiver.received.map((hook) => hook.json.entry[0].changes[0].value.statuses[0]),
   };
 }
 

@@ -1,50 +1,23 @@
 /* eslint-disable @typescript-eslint/no-explicit-any -- tests read answers loosely: they assert on them */
-// Test helpers: a webhook receiver on node:http that keeps the raw bytes it got, a client for the
-// double's API, and a session created, started and paired in one call.
-import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
+// Test helpers: a webhook receiver at Sebar's path for WAHA, a client for the double's API, and a
+// session created, started and paired in one call.
+import { startWebhookReceiver, type WebhookReceiver } from '#local-apis/shared/test-receiver.ts';
 import type { LocalWaha } from './server.ts';
 
-export interface ReceivedWebhook {
-  headers: IncomingHttpHeaders;
-  raw: Buffer;
-  json: any;
-}
-
-export interface Receiver {
-  url: string;
-  received: ReceivedWebhook[];
+export interface Receiver extends WebhookReceiver {
   /** The bodies of the received events named `event`, in arrival order. */
   events(event: string): any[];
-  close(): Promise<void>;
 }
 
-/** A webhook receiver. `answer` picks the HTTP status of each POST (200 by default). */
+/** A receiver at Sebar's webhook path for WAHA. */
 export async function startReceiver(
   options: { answer?: (count: number) => number } = {},
 ): Promise<Receiver> {
-  const received: ReceivedWebhook[] = [];
-  let posts = 0;
-  const server: Server = createServer((request, response) => {
-    const chunks: Buffer[] = [];
-    request.on('data', (chunk: Buffer) => chunks.push(chunk));
-    request.on('end', () => {
-      posts += 1;
-      const status = options.answer?.(posts) ?? 200;
-      const raw = Buffer.concat(chunks);
-      if (status < 300) {
-        received.push({ headers: request.headers, raw, json: JSON.parse(String(raw)) });
-      }
-      response.writeHead(status).end();
-    });
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const address = server.address();
-  const port = typeof address === 'object' && address ? address.port : 0;
+  const receiver = await startWebhookReceiver({ ...options, path: '/api/webhooks/waha' });
   return {
-    url: `http://127.0.0.1:${port}/api/webhooks/waha`,
-    received,
-    events: (event) => received.filter((hook) => hook.json.event === event).map((h) => h.json),
-    close: () => new Promise((resolve) => server.close(() => resolve())),
+    ...receiver,
+    events: (event) =>
+      receiver.received.filter((hook) => hook.json.event === event).map((h) => h.json),
   };
 }
 

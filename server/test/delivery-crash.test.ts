@@ -9,6 +9,7 @@ import { checkLedger } from '#server/db/ledger-check.ts';
 import { ADMIN } from './helpers.ts';
 import { numberEnding, TEXT_TEMPLATE } from './delivery-fixture.ts';
 import {
+  call,
   freePort,
   makeClient,
   processDatabase,
@@ -42,12 +43,6 @@ afterEach(async () => {
   await whatsapp?.close();
   await database?.drop();
 });
-
-const call = async (url: string, token: string, method: string, path: string, body?: unknown) => {
-  const answer = await send({ url, method, path, token, body });
-  expect(answer.status, `${method} ${path}: ${JSON.stringify(answer.body)}`).toBeLessThan(300);
-  return answer.body;
-};
 
 /** Sets up Cloud API delivery (50 messages a second), a funded client and a 150-number blast. */
 async function startBlast(url: string) {

@@ -8,6 +8,7 @@ import type { LocalCloudApiOptions } from '#local-apis/cloud-api/context.ts';
 import type { Config } from '#server/config.ts';
 import { ENGINE_DEFAULTS } from '#server/modules/delivery/engine.ts';
 import { startServer, type TestServer } from './helpers.ts';
+import { readUntil } from './processes.ts';
 
 export interface DeliveryFixture {
   server: TestServer;
@@ -114,15 +115,8 @@ export async function startDeliveryFixture(
       expect(answer.status, JSON.stringify(answer.body)).toBe(201);
       return answer.body;
     },
-    async until(id, done, timeoutMs = 20_000) {
-      const deadline = Date.now() + timeoutMs;
-      for (;;) {
-        const blast = await read(id);
-        if (done(blast)) return blast;
-        if (Date.now() > deadline)
-          throw new Error(`blast ${id} not done: ${JSON.stringify(blast).slice(0, 2000)}`);
-        await new Promise((resolve) => setTimeout(resolve, 50));
-      }
+    until(id, done, timeoutMs = 20_000) {
+      return readUntil(() => read(id), done, timeoutMs, `blast ${id} done`);
     },
     async close() {
       await server.close();

@@ -14,6 +14,7 @@ import { checkLedger } from '#server/db/ledger-check.ts';
 import { ADMIN } from './helpers.ts';
 import { numberEnding } from './delivery-fixture.ts';
 import {
+  call,
   freePort,
   makeClient,
   processDatabase,
@@ -58,12 +59,6 @@ afterEach(async () => {
   await waha?.close();
   await database?.drop();
 });
-
-const call = async (url: string, token: string, method: string, path: string, body?: unknown) => {
-  const answer = await send({ url, method, path, token, body });
-  expect(answer.status, `${method} ${path}: ${JSON.stringify(answer.body)}`).toBeLessThan(300);
-  return answer.body;
-};
 
 async function start(port: number, env: Record<string, string> = {}, launch?: Launch) {
   const child = spawnServer(database!, port, { ...DELIVERY_ENV, ...env }, launch);

@@ -1,7 +1,6 @@
 // For the gateway tests: a Sebar test server in gateway mode pointed at a local WAHA, with paired
 // devices, a fast pacing clock (`gatewaySecondMs`) and a funded client.
 import { expect } from 'vitest';
-import { until as untilTrue } from '#local-apis/waha/test-helpers.ts';
 import { outcomeBySuffix } from '#local-apis/waha/outcomes.ts';
 import { startLocalWaha, type LocalWaha } from '#local-apis/waha/server.ts';
 import type { LocalWahaOptions } from '#local-apis/waha/context.ts';
@@ -9,7 +8,7 @@ import { now } from '#server/db/connection.ts';
 import type { Config } from '#server/config.ts';
 import { ENGINE_DEFAULTS } from '#server/modules/delivery/engine.ts';
 import { writeDeliveryMode } from './delivery-mode.ts';
-import { waitFor } from './processes.ts';
+import { readUntil, waitFor } from './processes.ts';
 import { startServer, type TestServer } from './helpers.ts';
 
 export const WEBHOOK_SECRET = 'gateway-webhook-secret';
@@ -115,7 +114,11 @@ export async function startGatewayFixture(
       const devices = '/api/admin/delivery/devices';
       const added = await server.api('POST', devices, { token: admin, body: { session } });
       expect(added.status, JSON.stringify(added.body)).toBe(201);
-      await untilTrue(() => waha.session(session)?.status === 'SCAN_QR_CODE');
+      await waitFor(
+        () => waha.session(session)?.status === 'SCAN_QR_CODE',
+        5_000,
+        `${session}'s QR`,
+      );
       waha.pair(session, phone);
       await waitFor(
         async () => {
@@ -135,15 +138,8 @@ export async function startGatewayFixture(
       expect(answer.status, JSON.stringify(answer.body)).toBe(201);
       return answer.body;
     },
-    async until(id, done, timeoutMs = 30_000) {
-      const deadline = Date.now() + timeoutMs;
-      for (;;) {
-        const blast = await read(id);
-        if (done(blast)) return blast;
-        if (Date.now() > deadline)
-          throw new Error(`blast ${id} not done: ${JSON.stringify(blast).slice(0, 2000)}`);
-        await new Promise((resolve) => setTimeout(resolve, 250));
-      }
+    until(id, done, timeoutMs = 30_000) {
+      return readUntil(() => read(id), done, timeoutMs, `blast ${id} done`);
     },
     async close() {
       await server.close();

@@ -175,18 +175,37 @@ export const workerProcess: Launch = () => ({
   cwd: REPO_ROOT,
 });
 
+/**
+ * Reads every 100 ms until `done` holds for what was read, and answers that; after `timeoutMs`
+ * throws, naming `what` and showing the last read.
+ */
+export async function readUntil<T>(
+  read: () => Promise<T> | T,
+  done: (value: T) => boolean,
+  timeoutMs: number,
+  what: string,
+): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const value = await read();
+    if (done(value)) return value;
+    if (Date.now() > deadline) {
+      const last = typeof value === 'boolean' ? '' : `; last: ${JSON.stringify(value)}`;
+      throw new Error(`timed out waiting for ${what}${last.slice(0, 2000)}`);
+    }
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+}
+
 /** Polls `check` every 100 ms until it holds; throws naming `what` after `timeoutMs`. */
 export async function waitFor(
   check: () => Promise<boolean> | boolean,
   timeoutMs: number,
   what: string,
 ): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!(await check())) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
+  await readUntil(check, Boolean, timeoutMs, what);
 }
+
 /** Spawns the production server (by default `node dist/server/main.js`, or as `launch` says). */
 export function spawnServer(
   database: ProcessDatabase,
@@ -363,6 +382,19 @@ export function statusCounts(answers: readonly HttpAnswer[]): Record<number, num
   const counts: Record<number, number> = {};
   for (const a of answers) counts[a.status] = (counts[a.status] ?? 0) + 1;
   return counts;
+}
+
+/** A call that must succeed; throws unless it answers 2xx, else answers the body. */
+export async function call(
+  url: string,
+  token: string,
+  method: string,
+  path: string,
+  body?: unknown,
+) {
+  const answer = await send({ url, method, path, token, body });
+  if (answer.status >= 300) throw new Error(`${method} ${path}: ${answer.status} ${answer.text}`);
+  return answer.body;
 }
 
 /** Signs in through the API; throws unless it answers 200. */
