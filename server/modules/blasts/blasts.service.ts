@@ -33,6 +33,7 @@ import { spintaxProblem } from '#common/spintax.ts';
 import { errorMeaning } from '#common/whatsapp-errors.ts';
 import type { PageQuery } from '#common/pagination.ts';
 import { formatNumber } from '#common/format.ts';
+import { groupBy } from '#common/collections.ts';
 import { analyzeNumbers } from '#common/phone.ts';
 import { OPT_OUT_MESSAGES } from '#common/opt-outs.ts';
 import { listRows, now, orderedList, type Db, type DbHandle } from '#server/db/connection.ts';
@@ -48,18 +49,6 @@ import { findUpload, IMAGES_OFF } from '#server/modules/uploads/uploads.service.
 import { readDeliveryMode } from '#server/modules/delivery/delivery.service.ts';
 import { clientTemplate, notOfferedReason } from '#server/modules/delivery/templates.service.ts';
 import { withoutOptedOut } from '#server/modules/opt-outs/opt-outs.service.ts';
-
-/** The items by `key`, each group in the items' order. */
-export function groupBy<T, K>(items: readonly T[], key: (item: T) => K): Map<K, T[]> {
-  const groups = new Map<K, T[]>();
-  for (const item of items) {
-    const k = key(item);
-    const group = groups.get(k);
-    if (group) group.push(item);
-    else groups.set(k, [item]);
-  }
-  return groups;
-}
 
 type BlastRow = BlastsTable & { username: string };
 

@@ -5,7 +5,7 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { renderMessage, spintaxSeed } from '#common/spintax.ts';
 import { checkLedger } from '#server/db/ledger-check.ts';
-import { groupBy } from '#server/modules/blasts/blasts.service.ts';
+import { groupBy } from '#common/collections.ts';
 import { numberEnding } from '#server/test/delivery-fixture.ts';
 import { waitFor } from '#server/test/processes.ts';
 import {

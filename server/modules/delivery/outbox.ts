@@ -3,6 +3,7 @@
 // move numbers forward by the statuses their webhooks report (cloud-api-events.ts and
 // gateway-events.ts read those), and settle the blasts through the blast service.
 import type { BlastTemplate } from '#common/blasts.ts';
+import { groupBy } from '#common/collections.ts';
 import {
   applyStatus,
   numberStatusOf,
@@ -14,7 +15,7 @@ import { sql, type ExpressionBuilder } from 'kysely';
 import { isoAt, now, type DbHandle } from '#server/db/connection.ts';
 import type { BlastNumbersTable, Database, DeliveryEngineTable } from '#server/db/schema.ts';
 import { forUpdate, transact, type Tx } from '#server/db/transaction.ts';
-import { groupBy, lockBlast, settleDelivery } from '#server/modules/blasts/blasts.service.ts';
+import { lockBlast, settleDelivery } from '#server/modules/blasts/blasts.service.ts';
 import { applyTemplateRefusal, heldUntil, refusalNamesTemplate } from './templates.service.ts';
 
 /** How the engine paces and retries; the defaults are Meta's, tests shorten them. */

@@ -8,7 +8,7 @@ import crypto from 'node:crypto';
 import { isoAt, now, type Db, type DbHandle } from '#server/db/connection.ts';
 import type { WebhookEventsTable } from '#server/db/schema.ts';
 import type { Tx } from '#server/db/transaction.ts';
-import { groupBy } from '#server/modules/blasts/blasts.service.ts';
+import { groupBy } from '#common/collections.ts';
 
 interface Waiting {
   raw: Buffer;
