@@ -32,6 +32,7 @@ import {
   expectStatesMovedForward,
   ledgerEntries,
   openLiveDetail,
+  openNewestDetail,
 } from './live-detail.ts';
 import {
   adminApi,
@@ -311,12 +312,7 @@ describe('a gateway blast from pairing to refund', () => {
     await dismissToasts(page);
     const opensAt = new Date(sendingWindow(closed, Date.now()).opensAt).toISOString();
 
-    const results = page.getByRole('table', { name: 'Daftar blast request' });
-    await results
-      .getByRole('button', { name: /^Detail/ })
-      .first()
-      .click();
-    const dialog = page.getByRole('dialog', { name: 'Detail Blast Request' });
+    const dialog = await openNewestDetail(page);
     const note = dialog.locator('[data-resumes-at]');
     await note.waitFor();
     expect(await note.textContent()).toBe(

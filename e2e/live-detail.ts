@@ -3,11 +3,8 @@
 import { expect } from 'vitest';
 import { expectShellBalance, type Locator, type Page } from './helpers.ts';
 
-/**
- * Opens the newest blast's detail from Hasil Blast and records, from then on, every state each
- * number shows (`expectStatesMovedForward`); the page is marked, so a reload would show (`stillMarked`).
- */
-export async function openLiveDetail(page: Page): Promise<Locator> {
+/** Opens the newest blast's detail from Hasil Blast, once its numbers show. */
+export async function openNewestDetail(page: Page): Promise<Locator> {
   const results = page.getByRole('table', { name: 'Daftar blast request' });
   await results
     .getByRole('button', { name: /^Detail/ })
@@ -15,6 +12,15 @@ export async function openLiveDetail(page: Page): Promise<Locator> {
     .click();
   const dialog = page.getByRole('dialog', { name: 'Detail Blast Request' });
   await dialog.locator('[data-number-row]').first().waitFor();
+  return dialog;
+}
+
+/**
+ * Opens the newest blast's detail and records, from then on, every state each number shows
+ * (`expectStatesMovedForward`); the page is marked, so a reload would show (`stillMarked`).
+ */
+export async function openLiveDetail(page: Page): Promise<Locator> {
+  const dialog = await openNewestDetail(page);
   await page.evaluate(() => {
     const seen: Record<string, string[]> = {};
     (window as any).__states = seen;
