@@ -10,7 +10,7 @@ import { startLocalCloudApi, type LocalCloudApi } from '#local-apis/cloud-api/se
 import { DEFAULT_TEMPLATES } from '#local-apis/cloud-api/templates.ts';
 import type { BlastNumbersTable } from '#server/db/schema.ts';
 import { transact } from '#server/db/transaction.ts';
-import { settleDelivery } from '#server/modules/blasts/blasts.service.ts';
+import { settleDelivery } from '#server/modules/blasts/blast-settlement.service.ts';
 import {
   adminPage,
   dismissToasts,

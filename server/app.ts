@@ -11,7 +11,7 @@ import { checkDurability } from './db/durability.ts';
 import { migrate } from './db/migrate.ts';
 import { authRoutes } from './modules/auth/auth.routes.ts';
 import { blastsRoutes } from './modules/blasts/blasts.routes.ts';
-import { purgeIdempotencyKeys } from './modules/blasts/blasts.service.ts';
+import { purgeIdempotencyKeys } from './modules/blasts/blast-creation.service.ts';
 import { DeliveryEngine } from './modules/delivery/engine.ts';
 import { contactsRoutes } from './modules/contacts/contacts.routes.ts';
 import { dashboardRoutes } from './modules/dashboard/dashboard.routes.ts';

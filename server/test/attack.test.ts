@@ -9,7 +9,7 @@ import path from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { openSqlite } from '#server/db/sqlite.ts';
 import { checkLedger } from '#server/db/ledger-check.ts';
-import { createBlast } from '#server/modules/blasts/blasts.service.ts';
+import { createBlast } from '#server/modules/blasts/blast-creation.service.ts';
 import { createPointRequest, listTransactions } from '#server/modules/points/points.service.ts';
 import { diskStore } from '#server/modules/uploads/file-store.ts';
 import { storeImage } from '#server/modules/uploads/uploads.service.ts';

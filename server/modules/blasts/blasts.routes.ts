@@ -12,14 +12,9 @@ import { z } from '#common/zod.ts';
 import type { App, AppContext } from '#server/app-context.ts';
 import { IdParamsSchema } from '#server/http.ts';
 import { currentUser } from '#server/plugins/auth.ts';
-import {
-  closeBlast,
-  createBlast,
-  getBlast,
-  listBlasts,
-  saveNumberStatuses,
-  submitResult,
-} from './blasts.service.ts';
+import { createBlast } from './blast-creation.service.ts';
+import { closeBlast, saveNumberStatuses, submitResult } from './blast-settlement.service.ts';
+import { getBlast, listBlasts } from './blasts.service.ts';
 
 const tags = ['blasts'];
 const admin = { access: 'admin' } as const;

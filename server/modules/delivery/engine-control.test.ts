@@ -3,7 +3,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { strandingMessage } from '#common/blast-rules.ts';
 import { checkLedger } from '#server/db/ledger-check.ts';
-import { DELIVERED_BY_ENGINE } from '#server/modules/blasts/blasts.service.ts';
+import { DELIVERED_BY_ENGINE } from '#server/modules/blasts/blast-settlement.service.ts';
 import {
   numberEnding,
   startDeliveryFixture,

@@ -15,7 +15,7 @@ import { sql, type ExpressionBuilder } from 'kysely';
 import { isoAt, now, type DbHandle } from '#server/db/connection.ts';
 import type { BlastNumbersTable, Database, DeliveryEngineTable } from '#server/db/schema.ts';
 import { forUpdate, transact, type Tx } from '#server/db/transaction.ts';
-import { lockBlast, settleDelivery } from '#server/modules/blasts/blasts.service.ts';
+import { lockBlast, settleDelivery } from '#server/modules/blasts/blast-settlement.service.ts';
 import { applyTemplateRefusal, heldUntil, refusalNamesTemplate } from './templates.service.ts';
 
 /** How the engine paces and retries; the defaults are Meta's, tests shorten them. */
