@@ -44,6 +44,8 @@ export interface Retrying {
 export interface Claimed {
   blastId: string;
   idx: number;
+  /** Which attempt this send is (1 for the first): its message carries it. */
+  attempt: number;
   number: string;
   template: BlastTemplate;
   imageUrl: string | null;
@@ -73,14 +75,25 @@ export interface SendResult {
   at: string;
 }
 
-/** The key a message carries in `biz_opaque_callback_data`: its blast and index. */
-export const callbackKey = (blastId: string, idx: number) => `${blastId}/${idx}`;
+/** The key a message carries in `biz_opaque_callback_data`: its blast, index and attempt. */
+export const callbackKey = (blastId: string, idx: number, attempt: number) =>
+  `${blastId}/${idx}/${attempt}`;
 
-/** The blast and index in a send's callback key, or null when it is not one of Sebar's. */
-export function parseCallbackKey(key: unknown): { blastId: string; idx: number } | null {
+/** Where a message's statuses belong: its number, and the attempt that sent it (if it says). */
+export interface CallbackKey {
+  blastId: string;
+  idx: number;
+  /** Null in a key without one (sent before keys carried the attempt). */
+  attempt: number | null;
+}
+
+/** The number and attempt in a send's callback key, or null when it is not one of Sebar's. */
+export function parseCallbackKey(key: unknown): CallbackKey | null {
   if (typeof key !== 'string') return null;
-  const match = /^([0-9a-f-]{36})\/(\d{1,3})$/.exec(key);
-  return match ? { blastId: match[1]!, idx: Number(match[2]) } : null;
+  const match = /^([0-9a-f-]{36})\/(\d{1,3})(?:\/(\d{1,6}))?$/.exec(key);
+  if (!match) return null;
+  const attempt = match[3] === undefined ? null : Number(match[3]);
+  return { blastId: match[1]!, idx: Number(match[2]), attempt };
 }
 
 const DAY_MS = 24 * 60 * 60 * 1000;
@@ -150,6 +163,7 @@ export async function claimDue(
         'n.blast_id',
         'n.idx',
         'n.number',
+        'n.attempts',
         'b.template',
         'b.image_url',
         'b.media_id',
@@ -178,6 +192,7 @@ export async function claimDue(
       claimed: out.map((row, i) => ({
         blastId: row.blast_id,
         idx: row.idx,
+        attempt: row.attempts + 1,
         number: row.number,
         template: JSON.parse(row.template ?? '{}') as BlastTemplate,
         imageUrl: row.image_url,
@@ -251,8 +266,9 @@ async function markSending<T extends Candidate>(tx: Tx, taken: T[], at: number):
       .execute();
     claimed.push(...marked);
   }
-  const sent = new Set(claimed.map((row) => callbackKey(row.blast_id, row.idx)));
-  const out = taken.filter((row) => sent.has(callbackKey(row.blast_id, row.idx)));
+  const key = (row: { blast_id: string; idx: number }) => `${row.blast_id}/${row.idx}`;
+  const sent = new Set(claimed.map(key));
+  const out = taken.filter((row) => sent.has(key(row)));
   if (out.length > 0) {
     const numbers = [...new Set(out.map((row) => row.number))];
     await tx.db
@@ -467,15 +483,14 @@ async function refusedTemplate(tx: Tx, blastId: string, results: readonly SendRe
   return { templateId: id, code: refusal.outcome.code, at: refusal.at };
 }
 
-/** Locks the blast; false when it is gone (its client deleted meanwhile): nothing to record. */
-async function lockIfPresent(tx: Tx, blastId: string): Promise<boolean> {
+/** Locks the blast; null when it is gone (its client deleted meanwhile): nothing to record. */
+async function lockIfPresent(tx: Tx, blastId: string) {
   const exists = await tx.db
     .selectFrom('blasts')
     .select('id')
     .where('id', '=', blastId)
     .executeTakeFirst();
-  if (exists) await lockBlast(tx, blastId);
-  return exists !== undefined;
+  return exists ? lockBlast(tx, blastId) : null;
 }
 
 async function numberRows(tx: Tx, blastId: string, indexes: number[]) {
@@ -542,27 +557,57 @@ function resultChange(
         outcome.kind === 'refused'
           ? { error_code: outcome.code, error_title: outcome.title }
           : { error_code: null, error_title: 'WhatsApp Cloud API tidak dapat dihubungi' };
-      const meaning = errorMeaning(error.error_code);
-      if (meaning.handling === 'pause' || meaning.handling === 'stop') {
-        // Not the number's fault: it waits for the engine, its attempt not counted.
-        return {
-          ...again(atMs, { ...error, attempts: row.attempts - 1 }),
-          halts: {
-            state: meaning.handling === 'stop' ? 'stopped' : 'paused',
-            code: error.error_code!,
-          },
-        };
-      }
-      if (meaning.handling === 'hold') {
-        // Its template is paused: it waits for Meta's approval (decision 222), its attempt not
-        // counted; the refusal pauses the template, which holds its other numbers too.
-        return again(heldUntil(atMs), { ...error, attempts: row.attempts - 1 });
-      }
-      if (meaning.handling === 'retry' && row.attempts < retrying.maxAttempts)
-        return again(atMs + backoff(row.attempts, retrying), error);
+      // Nothing was sent, so no status of this attempt will come: a wait for the engine or the
+      // template does not count it (the next send may carry its number again).
+      const retry = sendAgain(row, error, atMs, retrying, { uncounted: true });
+      if (retry) return retry;
       const failed = { ...trackOf(row), state: 'failed' as const, failed_at: at, ...error };
       return { change: { ...failed, status: failedStatus(error.error_code) } };
     }
+  }
+}
+
+/**
+ * When a refused or failed message's number is sent again, by what its error means: a transient
+ * error later (within the attempts), a restricted sender or a bad token when the engine goes on
+ * (and the engine halts), a paused template once Meta approves it again (decision 222); null when
+ * the failure is final. `uncounted`: a wait for the engine or the template is not an attempt.
+ */
+function sendAgain(
+  row: NumberRow,
+  error: Pick<NumberRow, 'error_code' | 'error_title'>,
+  atMs: number,
+  retrying: Retrying,
+  { uncounted }: { uncounted: boolean },
+): { change: Partial<NumberRow>; halts?: EngineHalt } | null {
+  const meaning = errorMeaning(error.error_code);
+  const again = (when: number, notCounted = false) => ({
+    change: {
+      state: 'queued' as const,
+      next_attempt_at: isoAt(when),
+      ...error,
+      ...(notCounted && uncounted ? { attempts: row.attempts - 1 } : {}),
+    },
+  });
+  switch (meaning.handling) {
+    case 'pause':
+    case 'stop':
+      return {
+        ...again(atMs, true),
+        halts: {
+          state: meaning.handling === 'stop' ? 'stopped' : 'paused',
+          code: error.error_code!,
+        },
+      };
+    case 'hold':
+      // The refusal pauses the template too, which holds its other numbers.
+      return again(heldUntil(atMs), true);
+    case 'retry':
+      return row.attempts < retrying.maxAttempts
+        ? again(atMs + backoff(row.attempts, retrying))
+        : null;
+    default:
+      return null;
   }
 }
 
@@ -596,15 +641,22 @@ export interface ReportedMessageStatus {
   id: string;
   status: ReportedStatus;
   at: string;
-  callback: { blastId: string; idx: number } | null;
+  callback: CallbackKey | null;
   code: number | null;
   title: string | null;
 }
 
-/** Applies the statuses; answers the message ids of those that name no known number. */
+/**
+ * Applies the statuses; answers the message ids of those that name no known number. With
+ * `retrying` (Meta's statuses), a message that failed with an error that is not final sends its
+ * number again (a restricted sender or a bad token also halt the engine, as a refused send does);
+ * without it (WAHA's acks, which name no error), every failure is final. A status of an earlier
+ * attempt than the number's last (a message that failed, sent again since) changes nothing.
+ */
 export async function applyStatuses(
   tx: Tx,
   statuses: ReportedMessageStatus[],
+  retrying: Retrying | null,
 ): Promise<Set<string>> {
   if (statuses.length === 0) return new Set();
   // Each status finds its number by the message id, or by the key it was sent with.
@@ -625,38 +677,81 @@ export async function applyStatuses(
   const located = statuses.flatMap((status) => {
     const where = byMessage.get(status.id) ?? status.callback;
     if (!where) unknown.add(status.id);
-    return where ? [{ ...status, ...where }] : [];
+    return where ? [{ ...status, blastId: where.blastId, idx: where.idx }] : [];
   });
+  let halt: EngineHalt | null = null;
   const byBlast = groupBy(located, (s) => s.blastId);
   for (const blastId of [...byBlast.keys()].sort()) {
-    if (!(await lockIfPresent(tx, blastId))) continue;
+    const blast = await lockIfPresent(tx, blastId);
+    if (!blast) continue;
     const mine = byBlast.get(blastId)!;
     const rows = await numberRows(tx, blastId, [...new Set(mine.map((s) => s.idx))]);
     const changed: NumberRow[] = [];
     for (const [idx, reported] of groupBy(mine, (s) => s.idx)) {
       const row = rows.get(idx);
       if (!row || row.state === null) continue;
-      let track = trackOf(row);
-      let messageId = row.provider_message_id;
-      let title = row.error_title;
-      for (const status of reported) {
-        track = applyStatus(track, status.status, status.at, status.code);
-        messageId ??= status.id;
-        if (status.status === 'failed' && track.state === 'failed') title = status.title;
-      }
-      changed.push({
-        ...row,
-        ...changeOf(track, {
-          provider_message_id: messageId,
-          error_title: title,
-          next_attempt_at: null,
-        }),
-      });
+      const { change, halts } = statusesChange(
+        row,
+        reported.filter((status) => ofLastAttempt(row, status)),
+        retrying && { ...retrying, open: blast.status === 'pending' },
+      );
+      if (halts && (!halt || halts.state === 'stopped')) halt = halts;
+      changed.push({ ...row, ...change });
     }
     await writeDeliveries(tx, changed);
     await settleDelivery(tx, blastId);
   }
+  if (halt && retrying) await haltEngine(tx, halt, retrying);
   return unknown;
+}
+
+/** Whether a status is of the number's last message: by its id, or by the attempt it names. */
+const ofLastAttempt = (row: NumberRow, status: ReportedMessageStatus) =>
+  status.id === row.provider_message_id ||
+  (status.callback?.attempt ?? row.attempts) === row.attempts;
+
+/**
+ * The change the statuses reported of one number make (forward only), and a halt they ask for.
+ * `retrying.open`: its blast is still being sent (one that has ended sends nothing more, so a
+ * failure reported after its end is final).
+ */
+function statusesChange(
+  row: NumberRow,
+  reported: readonly ReportedMessageStatus[],
+  retrying: (Retrying & { open: boolean }) | null,
+): { change: Partial<NumberRow>; halts?: EngineHalt } {
+  let track = trackOf(row);
+  let messageId = row.provider_message_id;
+  let title = row.error_title;
+  let failedAt = Date.now();
+  for (const status of reported) {
+    track = applyStatus(track, status.status, status.at, status.code);
+    messageId ??= status.id;
+    if (status.status === 'failed' && track.state === 'failed') {
+      title = status.title;
+      failedAt = Date.parse(status.at);
+    }
+  }
+  // A failure that names its error may not be final (WAHA's acks name none); a restricted
+  // sender or a bad token halts the engine whatever becomes of the number.
+  let halts: EngineHalt | undefined;
+  if (retrying && track.state === 'failed' && row.state !== 'failed' && track.error_code !== null) {
+    const error = { error_code: track.error_code, error_title: title };
+    const retry = sendAgain(row, error, failedAt, retrying, { uncounted: false });
+    halts = retry?.halts;
+    // Its message never arrived: the number waits again, and its next attempt is a new message.
+    const again = { status: 'pending' as const, provider_message_id: null, sent_at: null };
+    if (retry && retrying.open)
+      return { change: { ...retry.change, ...again, failed_at: null }, halts };
+  }
+  return {
+    change: changeOf(track, {
+      provider_message_id: messageId,
+      error_title: title,
+      next_attempt_at: null,
+    }),
+    halts,
+  };
 }
 
 /**
