@@ -11,7 +11,7 @@ import {
   parseCallbackKey,
   type ReportedMessageStatus,
   type Retrying,
-} from './outbox.ts';
+} from './send-results.ts';
 import { applyTemplateStatuses } from './templates.service.ts';
 import {
   anyDueEvents,

@@ -25,18 +25,20 @@ import {
 } from './gateway-sender.ts';
 import {
   anyDue,
-  callbackKey,
   claimDue,
   keepMediaId,
   keptMediaId,
-  recordResults,
   requeueUnanswered,
   uploadMime,
   type Claimed,
+} from './outbox.ts';
+import {
+  callbackKey,
+  recordResults,
   type Retrying,
   type SendOutcome,
   type SendResult,
-} from './outbox.ts';
+} from './send-results.ts';
 import type { SecretBox } from './secret-box.ts';
 import { SendPace } from './send-pace.ts';
 

@@ -7,7 +7,7 @@ import { now, reportedAt, type DbHandle } from '#server/db/connection.ts';
 import { transact, type Tx } from '#server/db/transaction.ts';
 import { recordOptOuts } from '#server/modules/opt-outs/opt-outs.service.ts';
 import { heardStatus } from './devices.service.ts';
-import { applyStatuses, type CallbackKey, type ReportedMessageStatus } from './outbox.ts';
+import { applyStatuses, type CallbackKey, type ReportedMessageStatus } from './send-results.ts';
 import type { WahaSession } from './waha.ts';
 import {
   anyDueEvents,
