@@ -2,10 +2,12 @@
 // the engine and a rate limit is retried, as when the send itself is refused; the number's message
 // never arrived, so it is sent again, once; a late report of that first message changes nothing.
 // And a header image whose upload is lost: no message was posted, so the number goes again soon
-// (not after the long wait for a message whose answer was lost).
+// (not after the long wait for a message whose answer was lost). A number sent again shows no error
+// once its new message gets through, even when the message's statuses outrun the send's answer.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { WEBHOOK_PATH } from '#common/delivery.ts';
 import { webhookError } from '#local-apis/cloud-api/errors.ts';
+import { firstOutcome } from '#local-apis/cloud-api/outcomes.ts';
 import { statusWebhook } from '#local-apis/cloud-api/statuses.ts';
 import { signBody } from '#local-apis/cloud-api/webhooks.ts';
 import { checkLedger } from '#server/db/ledger-check.ts';
@@ -22,6 +24,9 @@ const SPAM_LIMITED = numberEnding(7301, '0016');
 const PAIR_LIMITED = numberEnding(7302, '0017');
 /** The same, for a late report of the first message. */
 const LATE_REPORTED = numberEnding(7304, '0017');
+/** Refused once with a rate limit (130429); then accepted, its answer held while its statuses go. */
+const OUTRUNS_ITS_ANSWER = numberEnding(7305, '2000');
+let outrunnerSends = 0;
 /** Accepted, then a failed status: healthy ecosystem engagement (131049), final. */
 const HELD_BY_META = numberEnding(7303, '0002');
 
@@ -29,12 +34,19 @@ let f: DeliveryFixture;
 beforeAll(async () => {
   f = await startDeliveryFixture({
     whatsapp: {
-      outcomes: {
-        [SPAM_LIMITED]: 'failed:131048x1',
-        [PAIR_LIMITED]: 'failed:131056x1',
-        [LATE_REPORTED]: 'failed:131056x1',
-        [HELD_BY_META]: 'failed:131049',
-      },
+      outcomes: firstOutcome(
+        {
+          [SPAM_LIMITED]: 'failed:131048x1',
+          [PAIR_LIMITED]: 'failed:131056x1',
+          [LATE_REPORTED]: 'failed:131056x1',
+          [HELD_BY_META]: 'failed:131049',
+        },
+        (to) => {
+          if (to !== OUTRUNS_ITS_ANSWER) return undefined;
+          outrunnerSends += 1;
+          return outrunnerSends === 1 ? 'reject:130429' : 'timeout:400';
+        },
+      ),
       mediaUploadsDropped: 1,
     },
     // The pause does not end by itself within the test: the admin resumes. A number sent with
@@ -188,6 +200,24 @@ describe('a failed status naming a rate limit (131056)', () => {
     expect(after.numbers[0]).toMatchObject({ status: 'success', delivery: { state: 'sent' } });
     expect(after.refund_points).toBe(0);
     expect(await checkLedger(f.server.database.db)).toEqual([]);
+  });
+});
+
+describe('a number sent again', () => {
+  it('shows no error once its message gets through, though the statuses outrun the answer', async () => {
+    const created = await f.blast([OUTRUNS_ITS_ANSWER]);
+    const done = await f.until(
+      created.id,
+      (b) => b.numbers[0].delivery.state === 'read' && b.numbers[0].delivery.provider_message_id,
+    );
+    expect(done.numbers[0]).toMatchObject({ status: 'success' });
+    expect(done.numbers[0].delivery).toMatchObject({
+      attempts: 2,
+      error_code: null,
+      error_title: null,
+      reason: null,
+    });
+    expect(f.whatsapp.sentTo(OUTRUNS_ITS_ANSWER)).toBe(1);
   });
 });
 

@@ -462,10 +462,13 @@ function statusesChange(
     if (retry && retrying.open)
       return { change: { ...retry.change, ...again, failed_at: null }, halts };
   }
+  // A message that got through (its status may come before its send's answer is recorded)
+  // leaves no error of an earlier attempt behind.
+  const through = track.state === 'sent' || track.state === 'delivered' || track.state === 'read';
   return {
-    change: changeOf(track, {
+    change: changeOf(through ? { ...track, error_code: null } : track, {
       provider_message_id: messageId,
-      error_title: title,
+      error_title: through ? null : title,
       next_attempt_at: null,
     }),
     halts,
