@@ -277,7 +277,7 @@ function resultChange(
           : { error_code: null, error_title: 'WhatsApp Cloud API tidak dapat dihubungi' };
       // Nothing was sent, so no status of this attempt will come: a wait for the engine or the
       // template does not count it (the next send may carry its number again).
-      const retry = sendAgain(row, error, atMs, retrying, { uncounted: true });
+      const retry = sendAgain(row, error, atMs, retrying, { sent: false });
       if (retry) return retry;
       const failed = { ...trackOf(row), state: 'failed' as const, failed_at: at, ...error };
       return { change: { ...failed, status: failedStatus(error.error_code) } };
@@ -289,29 +289,30 @@ function resultChange(
  * When a refused or failed message's number is sent again, by what its error means: a transient
  * error later (within the attempts), a restricted sender or a bad token when the engine goes on
  * (and the engine halts), a paused template once Meta approves it again (decision 222); null when
- * the failure is final. `uncounted`: a wait for the engine or the template is not an attempt.
+ * the failure is final. `sent`: a message went out (a webhook reports its failure), so the attempt
+ * counts; a refused send that only waits for the engine or the template gives its attempt back.
  */
 function sendAgain(
   row: NumberRow,
   error: Pick<NumberRow, 'error_code' | 'error_title'>,
   atMs: number,
   retrying: Retrying,
-  { uncounted }: { uncounted: boolean },
+  { sent }: { sent: boolean },
 ): { change: Partial<NumberRow>; halts?: EngineHalt } | null {
   const meaning = errorMeaning(error.error_code);
-  const again = (when: number, notCounted = false) => ({
+  const again = (when: number, { waiting = false } = {}) => ({
     change: {
       state: 'queued' as const,
       next_attempt_at: isoAt(when),
       ...error,
-      ...(notCounted && uncounted ? { attempts: row.attempts - 1 } : {}),
+      ...(waiting && !sent ? { attempts: row.attempts - 1 } : {}),
     },
   });
   switch (meaning.handling) {
     case 'pause':
     case 'stop':
       return {
-        ...again(atMs, true),
+        ...again(atMs, { waiting: true }),
         halts: {
           state: meaning.handling === 'stop' ? 'stopped' : 'paused',
           code: error.error_code!,
@@ -319,7 +320,7 @@ function sendAgain(
       };
     case 'hold':
       // The refusal pauses the template too, which holds its other numbers.
-      return again(heldUntil(atMs), true);
+      return again(heldUntil(atMs), { waiting: true });
     case 'retry':
       return row.attempts < retrying.maxAttempts
         ? again(atMs + backoff(row.attempts, retrying))
@@ -455,7 +456,7 @@ function statusesChange(
   let halts: EngineHalt | undefined;
   if (retrying && track.state === 'failed' && row.state !== 'failed' && track.error_code !== null) {
     const error = { error_code: track.error_code, error_title: title };
-    const retry = sendAgain(row, error, failedAt, retrying, { uncounted: false });
+    const retry = sendAgain(row, error, failedAt, retrying, { sent: true });
     halts = retry?.halts;
     // Its message never arrived: the number waits again, and its next attempt is a new message.
     const again = { status: 'pending' as const, provider_message_id: null, sent_at: null };
