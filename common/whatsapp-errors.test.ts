@@ -23,6 +23,21 @@ describe('WhatsApp error codes', () => {
     expect(errorMeaning(190).handling).toBe('stop');
   });
 
+  it('stop on what only the admin can put right: the account, its token, its permissions', () => {
+    for (const code of [0, 3, 10, 200, 299, 131005, 131031, 131042, 131045, 133010]) {
+      expect(errorMeaning(code).handling, String(code)).toBe('stop');
+      expect(errorMeaning(code).reason).toBe(errorMeaning(190).reason);
+    }
+    expect(errorMeaning(131057).handling).toBe('pause');
+  });
+
+  it('fail an invalid parameter at once, and retry Meta’s other passing limits', () => {
+    expect(errorMeaning(100).handling).toBe('failed');
+    for (const code of [4, 80007, 133004, 1, 2]) {
+      expect(errorMeaning(code).handling, String(code)).toBe('retry');
+    }
+  });
+
   it('say each in Indonesian, to the admin and to the client', () => {
     expect(errorMeaning(131026).reason).toBe(
       'Nomor tidak terdaftar di WhatsApp atau tidak dapat menerima pesan',

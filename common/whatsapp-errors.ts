@@ -19,6 +19,19 @@ export interface ErrorMeaning {
 }
 
 const SENDER_PROBLEM = 'Pengiriman dari nomor pengirim sedang dibatasi; akan dicoba lagi';
+const ACCOUNT_PROBLEM =
+  'Pengiriman tertunda karena pengaturan akun WhatsApp; admin sedang menanganinya';
+const PASSING_PROBLEM = 'Gangguan sementara di WhatsApp; akan dicoba lagi';
+
+/** The admin acts: the account, its token or the app's permissions must be put right first. */
+const accountStop = (meaning: string): ErrorMeaning => ({
+  handling: 'stop',
+  meaning,
+  reason: ACCOUNT_PROBLEM,
+});
+const NO_PERMISSION = accountStop(
+  'Aplikasi tidak diizinkan mengirim: izinnya belum diberikan atau sudah dicabut',
+);
 
 const CODES: Record<number, ErrorMeaning> = {
   131026: {
@@ -95,12 +108,37 @@ const CODES: Record<number, ErrorMeaning> = {
   131000: {
     handling: 'retry',
     meaning: 'Kesalahan di WhatsApp (something went wrong)',
-    reason: 'Gangguan sementara di WhatsApp; akan dicoba lagi',
+    reason: PASSING_PROBLEM,
   },
   131016: {
     handling: 'retry',
     meaning: 'Layanan WhatsApp sedang kelebihan beban',
-    reason: 'Gangguan sementara di WhatsApp; akan dicoba lagi',
+    reason: PASSING_PROBLEM,
+  },
+  133004: {
+    handling: 'retry',
+    meaning: 'Server WhatsApp untuk sementara tidak tersedia',
+    reason: PASSING_PROBLEM,
+  },
+  4: {
+    handling: 'retry',
+    meaning: 'Batas panggilan API aplikasi tercapai',
+    reason: 'Menunggu giliran kirim',
+  },
+  80007: {
+    handling: 'retry',
+    meaning: 'Batas kecepatan akun WhatsApp Business tercapai',
+    reason: 'Menunggu giliran kirim',
+  },
+  100: {
+    handling: 'failed',
+    meaning: 'Permintaan ke WhatsApp berisi parameter yang tidak valid',
+    reason: 'Pesan ditolak WhatsApp',
+  },
+  131057: {
+    handling: 'pause',
+    meaning: 'Akun WhatsApp Business sedang dalam pemeliharaan',
+    reason: SENDER_PROBLEM,
   },
   368: {
     handling: 'pause',
@@ -112,11 +150,15 @@ const CODES: Record<number, ErrorMeaning> = {
     meaning: 'Batas spam tercapai: pengiriman dari nomor ini dibatasi',
     reason: SENDER_PROBLEM,
   },
-  190: {
-    handling: 'stop',
-    meaning: 'Access token tidak valid atau sudah kedaluwarsa',
-    reason: 'Pengiriman tertunda karena pengaturan akun WhatsApp; admin sedang menanganinya',
-  },
+  190: accountStop('Access token tidak valid atau sudah kedaluwarsa'),
+  0: accountStop('Access token tidak dapat diautentikasi (AuthException)'),
+  3: NO_PERMISSION,
+  10: NO_PERMISSION,
+  131005: NO_PERMISSION,
+  131031: accountStop('Akun WhatsApp Business dikunci Meta'),
+  131042: accountStop('Ada masalah pembayaran pada akun WhatsApp Business'),
+  131045: accountStop('Nomor pengirim belum terdaftar dengan benar (sertifikat tidak sesuai)'),
+  133010: accountStop('Nomor pengirim belum terdaftar di Cloud API'),
 };
 
 const TRANSIENT: ErrorMeaning = {
@@ -127,10 +169,12 @@ const TRANSIENT: ErrorMeaning = {
 
 /**
  * The meaning of Meta's error `code` (null: no answer, a timeout or an HTTP error without one).
- * A 13xxxx code not listed is final for the number; anything else unknown is retried.
+ * A permission code (200-299) stops the engine; a 13xxxx code not listed is final for the number;
+ * anything else unknown is retried.
  */
 export function errorMeaning(code: number | null): ErrorMeaning {
   if (code !== null && CODES[code]) return CODES[code];
+  if (code !== null && code >= 200 && code < 300) return NO_PERMISSION;
   if (code !== null && code >= 130000 && code < 140000) {
     return {
       handling: 'failed',

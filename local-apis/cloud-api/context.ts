@@ -34,6 +34,8 @@ export interface LocalCloudApiOptions {
   webhookMaxAttempts: number;
   /** How long a `timeout` outcome holds its answer when the outcome names no time. */
   timeoutMs: number;
+  /** The first this many media uploads lose their connection, unanswered (a network failure). */
+  mediaUploadsDropped?: number;
 }
 
 export const DEFAULT_OPTIONS: Omit<LocalCloudApiOptions, 'templates'> = {
@@ -87,6 +89,8 @@ export interface DoubleContext {
   webhooks: WebhookSender;
   /** Answers held by `timeout` outcomes, released on close. */
   holds: Set<() => void>;
+  /** Media uploads received so far. */
+  mediaUploads: number;
 }
 
 /** Answers a Graph error, with the header the Graph API adds to token errors. */

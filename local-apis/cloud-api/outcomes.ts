@@ -9,8 +9,11 @@ export type Outcome =
   | { kind: 'delivered' }
   /** Accepted; status sent only. */
   | { kind: 'sent' }
-  /** Accepted; then one failed status with `code` (undeliverable is code 131026). */
-  | { kind: 'failed'; code: number }
+  /**
+   * Accepted; then one failed status with `code` (undeliverable is code 131026), `times` times
+   * (every time when absent).
+   */
+  | { kind: 'failed'; code: number; times?: number }
   /** The send itself answers the Graph error `code`, `times` times (every time when absent). */
   | { kind: 'reject'; code: number; times?: number }
   /** Accepted and recorded, but the answer is held for `ms` (the server's timeout when absent). */
@@ -46,14 +49,11 @@ export function parseOutcome(text: string): Outcome {
   if (value === 'timeout') return { kind: 'timeout' };
   const timeout = /^timeout:(\d+)$/.exec(value);
   if (timeout) return { kind: 'timeout', ms: Number(timeout[1]) };
-  const failed = /^failed:(\d+)$/.exec(value);
-  if (failed) return { kind: 'failed', code: Number(failed[1]) };
-  const reject = /^reject:(\d+)(?:x(\d+))?$/.exec(value);
-  if (reject) {
-    const times = reject[2] === undefined ? undefined : Number(reject[2]);
-    return times === undefined
-      ? { kind: 'reject', code: Number(reject[1]) }
-      : { kind: 'reject', code: Number(reject[1]), times };
+  const counted = /^(failed|reject):(\d+)(?:x(\d+))?$/.exec(value);
+  if (counted) {
+    const kind = counted[1] as 'failed' | 'reject';
+    const code = Number(counted[2]);
+    return counted[3] === undefined ? { kind, code } : { kind, code, times: Number(counted[3]) };
   }
   throw new Error(`Unknown outcome "${text}"`);
 }
@@ -75,6 +75,8 @@ export const SUFFIX_OUTCOMES: Record<string, string> = {
   '0013': 'http_500',
   '0014': 'delivered',
   '0015': 'sent',
+  '0016': 'failed:131048x1',
+  '0017': 'failed:131056x1',
 };
 
 /** Outcomes by number suffix, for the CLI and for tests that want the same convention. */
@@ -100,11 +102,11 @@ function lookUp(source: Outcomes, to: string): OutcomeSpec | undefined {
 }
 
 /**
- * Chooses the outcome of each send. A `reject` with a count answers its error that many times
- * for the number, then lets the sends through (they read as the default).
+ * Chooses the outcome of each send. A `reject` or `failed` with a count comes that many times for
+ * the number, then the sends go through (they read as the default).
  */
 export class OutcomeBook {
-  private readonly rejectedSoFar = new Map<string, number>();
+  private readonly countedSoFar = new Map<string, number>();
 
   constructor(private readonly outcomes: Outcomes | undefined) {}
 
@@ -112,11 +114,11 @@ export class OutcomeBook {
     const spec = this.outcomes === undefined ? undefined : lookUp(this.outcomes, to);
     if (spec === undefined) return { kind: 'read' };
     const outcome = typeof spec === 'string' ? parseOutcome(spec) : spec;
-    if (outcome.kind !== 'reject' || outcome.times === undefined) return outcome;
+    if (!('times' in outcome) || outcome.times === undefined) return outcome;
     const key = to.replace(/[^0-9]/g, '');
-    const done = this.rejectedSoFar.get(key) ?? 0;
+    const done = this.countedSoFar.get(key) ?? 0;
     if (done >= outcome.times) return { kind: 'read' };
-    this.rejectedSoFar.set(key, done + 1);
+    this.countedSoFar.set(key, done + 1);
     return outcome;
   }
 }

@@ -130,6 +130,12 @@ export async function handleMediaUpload(
   reply: FastifyReply,
 ) {
   const { id } = request.params;
+  ctx.mediaUploads += 1;
+  if (ctx.mediaUploads <= (ctx.options.mediaUploadsDropped ?? 0)) {
+    reply.hijack();
+    request.raw.socket.destroy();
+    return reply;
+  }
   if (id !== ctx.options.phoneNumberId) return sendError(reply, unknownObjectError(id, 'post'));
   if (!request.isMultipart())
     return sendError(reply, graphError(100, 'The parameter file is required.'));

@@ -96,6 +96,7 @@ export async function startLocalCloudApi(
       attemptTimeoutMs: 10_000,
     }),
     holds: new Set(),
+    mediaUploads: 0,
   };
   const app = buildApp(ctx);
   await app.listen({ host: '127.0.0.1', port: options.port });

@@ -9,6 +9,7 @@ import type { Config } from '#server/config.ts';
 import { ENGINE_DEFAULTS } from '#server/modules/delivery/engine.ts';
 import { startServer, type TestServer } from './helpers.ts';
 import { readUntil } from './processes.ts';
+import { form, settingsBody, tinyPng } from './routes.ts';
 
 export interface DeliveryFixture {
   server: TestServer;
@@ -22,6 +23,8 @@ export interface DeliveryFixture {
   until(id: string, done: (blast: any) => boolean, timeoutMs?: number): Promise<any>;
   /** Saves the delivery settings' cloud_api part (merged over the double's). */
   configure(cloud: Record<string, unknown>): Promise<void>;
+  /** Allows images and uploads a PNG as the client: its URL, for a header image. */
+  image(): Promise<string>;
   close(): Promise<void>;
 }
 
@@ -102,6 +105,19 @@ export async function startDeliveryFixture(
     client,
     configure,
     read,
+    async image() {
+      const allowed = await server.api('POST', '/api/admin/settings', {
+        token: admin,
+        body: settingsBody(null),
+      });
+      expect(allowed.status).toBe(200);
+      const uploaded = await server.api('POST', '/api/upload/image', {
+        token: client.token,
+        raw: form('image', await tinyPng(), 'promo.png'),
+      });
+      expect(uploaded.status, JSON.stringify(uploaded.body)).toBe(200);
+      return uploaded.body.url as string;
+    },
     async blast(numbers, body = {}) {
       const answer = await server.api('POST', '/api/client/blast-requests', {
         token: client.token,

@@ -6,7 +6,12 @@ import type { ReportedStatus } from '#common/delivery-states.ts';
 import { now, reportedAt, type DbHandle } from '#server/db/connection.ts';
 import { transact } from '#server/db/transaction.ts';
 import { recordIncomingOptOuts } from '#server/modules/opt-outs/opt-outs.service.ts';
-import { applyStatuses, parseCallbackKey, type ReportedMessageStatus } from './outbox.ts';
+import {
+  applyStatuses,
+  parseCallbackKey,
+  type ReportedMessageStatus,
+  type Retrying,
+} from './send-results.ts';
 import { applyTemplateStatuses } from './templates.service.ts';
 import {
   anyDueEvents,
@@ -72,7 +77,11 @@ function statusesIn(body: string): ReportedMessageStatus[] {
  * missing timestamp), the blasts are settled, and the events are marked applied in the same
  * transaction; one that waits for its send's answer is put back. Answers how many events it took.
  */
-export async function applyEvents(database: DbHandle, limit = EVENT_BATCH): Promise<number> {
+export async function applyEvents(
+  database: DbHandle,
+  retrying: Retrying,
+  limit = EVENT_BATCH,
+): Promise<number> {
   if (!(await anyDueEvents(database, 'whatsapp'))) return 0;
   return transact(database, async (tx) => {
     const events = (await pendingEvents(tx, 'whatsapp', limit)).map((event) => ({
@@ -83,6 +92,7 @@ export async function applyEvents(database: DbHandle, limit = EVENT_BATCH): Prom
     const unknown = await applyStatuses(
       tx,
       events.flatMap((e) => e.statuses),
+      retrying,
     );
     // A status may come before the send's answer is recorded and without the key it was sent
     // with; its event waits a little for the answer, then is kept as applied (not Sebar's).

@@ -1,6 +1,5 @@
 // The delivery engine against the local Cloud API: a whole blast sent, every number's fate and
 // reason, refunds through the ledger exactly once, and each number sent exactly once.
-import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { WEBHOOK_PATH } from '#common/delivery.ts';
 import { firstOutcome, outcomeBySuffix } from '#local-apis/cloud-api/outcomes.ts';
@@ -156,32 +155,6 @@ describe('a duplicated webhook', () => {
 });
 
 describe('a template with a header image', () => {
-  /** Allows images and uploads a PNG as the client: its URL. */
-  const uploadImage = async () => {
-    const allowed = await f.server.api('POST', '/api/admin/settings', {
-      token: f.server.adminToken,
-      body: {
-        account_number: '1234567890',
-        account_name: 'PT Sebar',
-        bank_name: 'BCA',
-        allow_images: true,
-      },
-    });
-    expect(allowed.status).toBe(200);
-    const png = await sharp({
-      create: { width: 32, height: 32, channels: 3, background: '#0f9d58' },
-    })
-      .png()
-      .toBuffer();
-    const form = new FormData();
-    form.append('image', new Blob([new Uint8Array(png)], { type: 'image/png' }), 'promo.png');
-    const uploaded = await f.server.api('POST', '/api/upload/image', {
-      token: f.client.token,
-      raw: form,
-    });
-    expect(uploaded.status, JSON.stringify(uploaded.body)).toBe(200);
-    return uploaded.body.url as string;
-  };
   const mediaUploads = () =>
     f.whatsapp.requests.filter((r) => r.method === 'POST' && r.path.endsWith('/media')).length;
   const headerMedia = (send: { components?: unknown }) =>
@@ -189,7 +162,7 @@ describe('a template with a header image', () => {
       .id;
 
   it('uploads the image to WhatsApp once and sends every number with its media id', async () => {
-    const imageUrl = await uploadImage();
+    const imageUrl = await f.image();
     const uploadsBefore = mediaUploads();
     // Five a second: one claim's numbers wait at their slots, the later ones after the upload.
     await f.configure({ messages_per_second: 5 });
@@ -221,7 +194,7 @@ describe('a template with a header image', () => {
     }
   });
   it('uploads the image again once Meta would no longer hold the first upload', async () => {
-    const imageUrl = await uploadImage();
+    const imageUrl = await f.image();
     const uploadsBefore = mediaUploads();
     // The image is uploaded, then the send meets 190 and the engine stops until resumed.
     const created = await f.blast([STOPS_ONCE], {

@@ -25,18 +25,20 @@ import {
 } from './gateway-sender.ts';
 import {
   anyDue,
-  callbackKey,
   claimDue,
   keepMediaId,
   keptMediaId,
-  recordResults,
   requeueUnanswered,
   uploadMime,
   type Claimed,
+} from './outbox.ts';
+import {
+  callbackKey,
+  recordResults,
   type Retrying,
   type SendOutcome,
   type SendResult,
-} from './outbox.ts';
+} from './send-results.ts';
 import type { SecretBox } from './secret-box.ts';
 import { SendPace } from './send-pace.ts';
 
@@ -167,7 +169,8 @@ export class DeliveryEngine {
   private async recordStep(): Promise<number> {
     const { database } = this.context;
     await this.flush();
-    const taken = (await applyEvents(database)) + (await applyGatewayEvents(database));
+    const taken =
+      (await applyEvents(database, this.options)) + (await applyGatewayEvents(database));
     if (Date.now() - this.lastSweep > 1000) {
       this.lastSweep = Date.now();
       await requeueUnanswered(database, this.unansweredMs());
@@ -261,27 +264,44 @@ export class DeliveryEngine {
   }
 
   private async send(credentials: CloudApiCredentials, number: Claimed): Promise<void> {
-    let outcome: SendOutcome;
+    this.results.push({
+      blastId: number.blastId,
+      idx: number.idx,
+      outcome: await this.sendOutcome(credentials, number),
+      at: new Date().toISOString(),
+    });
+  }
+
+  private async sendOutcome(
+    credentials: CloudApiCredentials,
+    number: Claimed,
+  ): Promise<SendOutcome> {
+    let components: unknown[];
+    try {
+      components = await this.components(credentials, number);
+    } catch (error) {
+      // The header image's upload failed: no message was posted, so the number can go again.
+      const outcome = this.failedCall(error);
+      return outcome.kind === 'unknown' ? { kind: 'unreachable' } : outcome;
+    }
     try {
       const wamid = await sendTemplate(credentials, {
         to: number.number,
         name: number.template.name,
         language: number.template.language,
-        components: await this.components(credentials, number),
-        callbackData: callbackKey(number.blastId, number.idx),
+        components,
+        callbackData: callbackKey(number.blastId, number.idx, number.attempt),
       });
-      outcome = { kind: 'accepted', wamid };
+      return { kind: 'accepted', wamid };
     } catch (error) {
-      outcome = outcomeOf(error);
-      if (outcome.kind === 'unknown' && !(error instanceof GraphError))
-        this.context.log.error({ err: error }, 'send failed');
+      return this.failedCall(error);
     }
-    this.results.push({
-      blastId: number.blastId,
-      idx: number.idx,
-      outcome,
-      at: new Date().toISOString(),
-    });
+  }
+
+  /** What a failed call to Meta came to; an error that is not Meta's answer is logged. */
+  private failedCall(error: unknown): SendOutcome {
+    if (!(error instanceof GraphError)) this.context.log.error({ err: error }, 'send failed');
+    return outcomeOf(error);
   }
 
   /**

@@ -7,7 +7,7 @@ import { now, reportedAt, type DbHandle } from '#server/db/connection.ts';
 import { transact, type Tx } from '#server/db/transaction.ts';
 import { recordOptOuts } from '#server/modules/opt-outs/opt-outs.service.ts';
 import { heardStatus } from './devices.service.ts';
-import { applyStatuses, type ReportedMessageStatus } from './outbox.ts';
+import { applyStatuses, type CallbackKey, type ReportedMessageStatus } from './send-results.ts';
 import type { WahaSession } from './waha.ts';
 import {
   anyDueEvents,
@@ -120,6 +120,7 @@ export async function applyGatewayEvents(database: DbHandle, limit = EVENT_BATCH
     const unknown = await applyStatuses(
       tx,
       events.flatMap((e) => (e.ack ? [e.ack] : [])),
+      null,
     );
     const { done, waiting } = splitWaiting(events, (e) => e.ack !== null && unknown.has(e.ack.id));
     // A STOP, BERHENTI or UNSUB written to a device puts its sender on the opt-out list.
@@ -185,14 +186,14 @@ async function adoptLostSends(
     )
     .orderBy('n.claimed_at')
     .execute();
-  const taken = new Map<string, { blastId: string; idx: number }>();
+  const taken = new Map<string, CallbackKey>();
   for (const { ack, chat, session } of lost) {
     let where = taken.get(ack.id);
     if (!where) {
       const row = sending.find((r) => r.device === session && r.number.replace(/\D/g, '') === chat);
       if (!row) continue;
       sending.splice(sending.indexOf(row), 1);
-      where = { blastId: row.blast_id, idx: row.idx };
+      where = { blastId: row.blast_id, idx: row.idx, attempt: null };
       taken.set(ack.id, where);
     }
     ack.callback = where;

@@ -6,7 +6,8 @@ import type { Db, DbHandle } from '#server/db/connection.ts';
 import type { FileStore } from '#server/modules/uploads/file-store.ts';
 import type { GatewayClaimed, GatewayPacing } from './gateway-outbox.ts';
 import { gatewayConnectionOf, readGateway } from './gateway.service.ts';
-import { uploadMime, type SendOutcome } from './outbox.ts';
+import { uploadMime } from './outbox.ts';
+import type { SendOutcome } from './send-results.ts';
 import type { SecretBox } from './secret-box.ts';
 import {
   numberExists,

@@ -1,22 +1,12 @@
-// The delivery engine's work in the database (decision 204): Cloud API numbers are the outbox.
-// Workers claim due numbers at the pace of all workers together, record what each send came to,
-// move numbers forward by the statuses their webhooks report (cloud-api-events.ts and
-// gateway-events.ts read those), and settle the blasts through the blast service.
+// The delivery engine's claims (decision 204): Cloud API numbers are the outbox. Workers claim
+// due numbers at the pace of all workers together, within the gap to each recipient and the daily
+// limit, and put back those nobody has word of; what the sends come to is send-results.ts.
 import type { BlastTemplate } from '#common/blasts.ts';
 import { groupBy } from '#common/collections.ts';
-import {
-  applyStatus,
-  numberStatusOf,
-  type DeliveryTrack,
-  type ReportedStatus,
-} from '#common/delivery-states.ts';
-import { errorMeaning, failedStatus } from '#common/whatsapp-errors.ts';
-import { sql, type ExpressionBuilder } from 'kysely';
-import { isoAt, now, type DbHandle } from '#server/db/connection.ts';
+import type { ExpressionBuilder } from 'kysely';
+import { isoAt, type DbHandle } from '#server/db/connection.ts';
 import type { BlastNumbersTable, Database, DeliveryEngineTable } from '#server/db/schema.ts';
 import { forUpdate, transact, type Tx } from '#server/db/transaction.ts';
-import { lockBlast, settleDelivery } from '#server/modules/blasts/blast-settlement.service.ts';
-import { applyTemplateRefusal, heldUntil, refusalNamesTemplate } from './templates.service.ts';
 
 /** How the engine paces and retries; the defaults are Meta's, tests shorten them. */
 export interface Pacing {
@@ -32,18 +22,12 @@ export interface Pacing {
   claimWindowMs: number;
 }
 
-export interface Retrying {
-  /** The wait before the first retry; each further retry waits twice as long. */
-  retryBaseMs: number;
-  maxAttempts: number;
-  /** How long a restricted sender (368, 131048) waits before the engine tries again by itself. */
-  pauseMs: number;
-}
-
 /** A number taken to send now, with what its message needs. */
 export interface Claimed {
   blastId: string;
   idx: number;
+  /** Which attempt this send is (1 for the first): its message carries it. */
+  attempt: number;
   number: string;
   template: BlastTemplate;
   imageUrl: string | null;
@@ -52,41 +36,10 @@ export interface Claimed {
   sendAt: number;
 }
 
-/** What one send came to. */
-export type SendOutcome =
-  | { kind: 'accepted'; wamid: string }
-  /** Meta answered an error: nothing was sent. */
-  | { kind: 'refused'; code: number | null; title: string | null }
-  /** No connection was made: nothing was sent. */
-  | { kind: 'unreachable' }
-  /** The answer never came: the message may have been sent; a webhook will say. */
-  | { kind: 'unknown' }
-  /** Checked before sending: the number is not on WhatsApp (the gateway's check). */
-  | { kind: 'not_on_whatsapp' }
-  /** The sending device is held (a gateway device restricted or gone): another one sends it. */
-  | { kind: 'held'; code: number | null; title: string };
-
-export interface SendResult {
-  blastId: string;
-  idx: number;
-  outcome: SendOutcome;
-  at: string;
-}
-
-/** The key a message carries in `biz_opaque_callback_data`: its blast and index. */
-export const callbackKey = (blastId: string, idx: number) => `${blastId}/${idx}`;
-
-/** The blast and index in a send's callback key, or null when it is not one of Sebar's. */
-export function parseCallbackKey(key: unknown): { blastId: string; idx: number } | null {
-  if (typeof key !== 'string') return null;
-  const match = /^([0-9a-f-]{36})\/(\d{1,3})$/.exec(key);
-  return match ? { blastId: match[1]!, idx: Number(match[2]) } : null;
-}
-
 const DAY_MS = 24 * 60 * 60 * 1000;
 
 /** The engine's row, made running when it does not exist yet, and locked. */
-async function holdEngine(tx: Tx, at: string): Promise<DeliveryEngineTable> {
+export async function holdEngine(tx: Tx, at: string): Promise<DeliveryEngineTable> {
   await tx.db
     .insertInto('delivery_engine')
     .values({
@@ -150,6 +103,7 @@ export async function claimDue(
         'n.blast_id',
         'n.idx',
         'n.number',
+        'n.attempts',
         'b.template',
         'b.image_url',
         'b.media_id',
@@ -178,6 +132,7 @@ export async function claimDue(
       claimed: out.map((row, i) => ({
         blastId: row.blast_id,
         idx: row.idx,
+        attempt: row.attempts + 1,
         number: row.number,
         template: JSON.parse(row.template ?? '{}') as BlastTemplate,
         imageUrl: row.image_url,
@@ -251,8 +206,9 @@ async function markSending<T extends Candidate>(tx: Tx, taken: T[], at: number):
       .execute();
     claimed.push(...marked);
   }
-  const sent = new Set(claimed.map((row) => callbackKey(row.blast_id, row.idx)));
-  const out = taken.filter((row) => sent.has(callbackKey(row.blast_id, row.idx)));
+  const key = (row: { blast_id: string; idx: number }) => `${row.blast_id}/${row.idx}`;
+  const sent = new Set(claimed.map(key));
+  const out = taken.filter((row) => sent.has(key(row)));
   if (out.length > 0) {
     const numbers = [...new Set(out.map((row) => row.number))];
     await tx.db
@@ -333,330 +289,6 @@ async function updateNumbers(
       )
       .execute();
   }
-}
-
-/** The delivery columns a result or a status changes. */
-const DELIVERY_COLUMNS = [
-  'state',
-  'status',
-  'attempts',
-  'provider_message_id',
-  'error_code',
-  'error_title',
-  'sent_at',
-  'delivered_at',
-  'read_at',
-  'failed_at',
-  'next_attempt_at',
-] as const satisfies readonly (keyof BlastNumbersTable)[];
-const INTEGER_COLUMNS = new Set(['idx', 'attempts', 'error_code']);
-
-/**
- * Writes each number's delivery columns as given, in one statement for many numbers (a VALUES
- * list joined on the primary key; on PostgreSQL its untyped values are text, hence the casts).
- */
-async function writeDeliveries(tx: Tx, rows: readonly BlastNumbersTable[]) {
-  const columns = ['blast_id', 'idx', ...DELIVERY_COLUMNS] as const;
-  const value = (column: string) =>
-    INTEGER_COLUMNS.has(column)
-      ? sql`cast(${sql.ref(`v.${column}`)} as integer)`
-      : sql.ref(`v.${column}`);
-  for (let from = 0; from < rows.length; from += 500) {
-    const values = rows
-      .slice(from, from + 500)
-      .map((row) => sql`(${sql.join(columns.map((column) => row[column]))})`);
-    await sql`
-      with v (${sql.join(columns.map((column) => sql.ref(column)))}) as (values ${sql.join(values)})
-      update blast_numbers
-      set ${sql.join(DELIVERY_COLUMNS.map((column) => sql`${sql.ref(column)} = ${value(column)}`))}
-      from v
-      where blast_numbers.blast_id = v.blast_id and blast_numbers.idx = ${value('idx')}`.execute(
-      tx.db,
-    );
-  }
-}
-
-type NumberRow = BlastNumbersTable;
-
-/** The number's delivery as the state rule reads it. */
-const trackOf = (row: NumberRow): DeliveryTrack => ({
-  state: row.state ?? 'queued',
-  error_code: row.error_code,
-  sent_at: row.sent_at,
-  delivered_at: row.delivered_at,
-  read_at: row.read_at,
-  failed_at: row.failed_at,
-});
-
-/** A change to one number's row, from its track and what else changed. */
-function changeOf(track: DeliveryTrack, extra: Partial<NumberRow> = {}): Partial<NumberRow> {
-  return {
-    ...track,
-    status: numberStatusOf(track.state, track.error_code),
-    ...extra,
-  };
-}
-
-/** Why the engine must stop sending, from a refused send. */
-export interface EngineHalt {
-  state: 'paused' | 'stopped';
-  code: number;
-}
-
-/**
- * Records what the sends came to, blast by blast (each locked first, then its numbers), and
- * settles each blast. Answers the halt a refusal asks for (a restricted sender, a bad token).
- */
-export async function recordResults(
-  database: DbHandle,
-  results: readonly SendResult[],
-  retrying: Retrying,
-): Promise<EngineHalt | null> {
-  if (results.length === 0) return null;
-  return transact(database, async (tx) => {
-    let halt: EngineHalt | null = null;
-    const templateRefusals = new Map<string, { templateId: string; code: number; at: string }>();
-    const byBlast = groupBy(results, (r) => r.blastId);
-    for (const blastId of [...byBlast.keys()].sort()) {
-      if (!(await lockIfPresent(tx, blastId))) continue;
-      const mine = byBlast.get(blastId)!;
-      const rows = await numberRows(
-        tx,
-        blastId,
-        mine.map((r) => r.idx),
-      );
-      const changed = new Map<number, NumberRow>();
-      for (const result of mine) {
-        const row = rows.get(result.idx);
-        if (!row) continue;
-        const { change, halts } = resultChange(row, result, retrying);
-        if (halts && (!halt || halts.state === 'stopped')) halt = halts;
-        if (change) {
-          rows.set(row.idx, { ...row, ...change });
-          changed.set(row.idx, rows.get(row.idx)!);
-        }
-      }
-      await writeDeliveries(tx, [...changed.values()]);
-      const refused = await refusedTemplate(tx, blastId, mine);
-      if (refused) templateRefusals.set(refused.templateId, refused);
-      await settleDelivery(tx, blastId);
-    }
-    // After the blasts, as the webhooks' applier does: the two never wait on each other's locks.
-    for (const templateId of [...templateRefusals.keys()].sort()) {
-      const { code, at } = templateRefusals.get(templateId)!;
-      await applyTemplateRefusal(tx, templateId, code, at);
-    }
-    if (halt) await haltEngine(tx, halt, retrying);
-    return halt;
-  });
-}
-
-/** A refusal among the blast's results that names its template paused or disabled, if any. */
-async function refusedTemplate(tx: Tx, blastId: string, results: readonly SendResult[]) {
-  const refusal = results.find(
-    (r) => r.outcome.kind === 'refused' && refusalNamesTemplate(r.outcome.code),
-  );
-  if (refusal?.outcome.kind !== 'refused' || refusal.outcome.code === null) return null;
-  const { template } = await tx.db
-    .selectFrom('blasts')
-    .select('template')
-    .where('id', '=', blastId)
-    .executeTakeFirstOrThrow();
-  if (template === null) return null;
-  const { id } = JSON.parse(template) as BlastTemplate;
-  return { templateId: id, code: refusal.outcome.code, at: refusal.at };
-}
-
-/** Locks the blast; false when it is gone (its client deleted meanwhile): nothing to record. */
-async function lockIfPresent(tx: Tx, blastId: string): Promise<boolean> {
-  const exists = await tx.db
-    .selectFrom('blasts')
-    .select('id')
-    .where('id', '=', blastId)
-    .executeTakeFirst();
-  if (exists) await lockBlast(tx, blastId);
-  return exists !== undefined;
-}
-
-async function numberRows(tx: Tx, blastId: string, indexes: number[]) {
-  const rows = await tx.db
-    .selectFrom('blast_numbers')
-    .selectAll()
-    .where('blast_id', '=', blastId)
-    .where('idx', 'in', indexes)
-    .execute();
-  return new Map(rows.map((row) => [row.idx, row]));
-}
-
-/** The change one send's result makes to its number (none when a webhook got there first). */
-function resultChange(
-  row: NumberRow,
-  { outcome, at }: SendResult,
-  retrying: Retrying,
-): { change: Partial<NumberRow> | null; halts?: EngineHalt } {
-  if (row.state !== 'sending') {
-    // A webhook already told what became of it; an accepted answer still names its message.
-    return {
-      change:
-        outcome.kind === 'accepted' && row.provider_message_id === null
-          ? { provider_message_id: outcome.wamid }
-          : null,
-    };
-  }
-  const again = (when: number, extra: Partial<NumberRow> = {}) => ({
-    change: { state: 'queued' as const, next_attempt_at: isoAt(when), ...extra },
-  });
-  const atMs = Date.parse(at);
-  switch (outcome.kind) {
-    case 'accepted':
-      return {
-        change: changeOf(applyStatus(trackOf(row), 'sent', at), {
-          provider_message_id: row.provider_message_id ?? outcome.wamid,
-          error_code: null,
-          error_title: null,
-        }),
-      };
-    case 'unknown':
-      return { change: null };
-    case 'not_on_whatsapp':
-      return {
-        change: {
-          ...trackOf(row),
-          state: 'failed',
-          failed_at: at,
-          status: 'no_wa',
-          error_code: null,
-          error_title: NOT_ON_WHATSAPP,
-        },
-      };
-    case 'held':
-      // Not the number's fault: its attempt is not counted.
-      return again(atMs, {
-        attempts: row.attempts - 1,
-        error_code: outcome.code,
-        error_title: outcome.title,
-      });
-    case 'unreachable':
-    case 'refused': {
-      const error =
-        outcome.kind === 'refused'
-          ? { error_code: outcome.code, error_title: outcome.title }
-          : { error_code: null, error_title: 'WhatsApp Cloud API tidak dapat dihubungi' };
-      const meaning = errorMeaning(error.error_code);
-      if (meaning.handling === 'pause' || meaning.handling === 'stop') {
-        // Not the number's fault: it waits for the engine, its attempt not counted.
-        return {
-          ...again(atMs, { ...error, attempts: row.attempts - 1 }),
-          halts: {
-            state: meaning.handling === 'stop' ? 'stopped' : 'paused',
-            code: error.error_code!,
-          },
-        };
-      }
-      if (meaning.handling === 'hold') {
-        // Its template is paused: it waits for Meta's approval (decision 222), its attempt not
-        // counted; the refusal pauses the template, which holds its other numbers too.
-        return again(heldUntil(atMs), { ...error, attempts: row.attempts - 1 });
-      }
-      if (meaning.handling === 'retry' && row.attempts < retrying.maxAttempts)
-        return again(atMs + backoff(row.attempts, retrying), error);
-      const failed = { ...trackOf(row), state: 'failed' as const, failed_at: at, ...error };
-      return { change: { ...failed, status: failedStatus(error.error_code) } };
-    }
-  }
-}
-
-/** Why a number the gateway checked was never sent (Indonesian, as the client reads it). */
-export const NOT_ON_WHATSAPP = 'Nomor tidak terdaftar di WhatsApp';
-
-/** The wait before attempt `attempts + 1`: doubling from the base, at most ten minutes. */
-function backoff(attempts: number, { retryBaseMs }: Retrying): number {
-  return Math.min(retryBaseMs * 2 ** Math.max(attempts - 1, 0), 10 * 60 * 1000);
-}
-
-async function haltEngine(tx: Tx, halt: EngineHalt, retrying: Retrying) {
-  const at = now();
-  await holdEngine(tx, at);
-  await tx.db
-    .updateTable('delivery_engine')
-    .set({
-      state: halt.state,
-      reason: errorMeaning(halt.code).meaning,
-      error_code: halt.code,
-      since: at,
-      resume_at: halt.state === 'paused' ? isoAt(Date.now() + retrying.pauseMs) : null,
-    })
-    .where('id', '=', 1)
-    .where('state', '!=', 'stopped')
-    .execute();
-}
-
-/** One status of a message, as Meta's webhook reports it. */
-export interface ReportedMessageStatus {
-  id: string;
-  status: ReportedStatus;
-  at: string;
-  callback: { blastId: string; idx: number } | null;
-  code: number | null;
-  title: string | null;
-}
-
-/** Applies the statuses; answers the message ids of those that name no known number. */
-export async function applyStatuses(
-  tx: Tx,
-  statuses: ReportedMessageStatus[],
-): Promise<Set<string>> {
-  if (statuses.length === 0) return new Set();
-  // Each status finds its number by the message id, or by the key it was sent with.
-  const byMessage = new Map(
-    (
-      await tx.db
-        .selectFrom('blast_numbers')
-        .select(['blast_id', 'idx', 'provider_message_id'])
-        .where(
-          'provider_message_id',
-          'in',
-          statuses.map((s) => s.id),
-        )
-        .execute()
-    ).map((row) => [row.provider_message_id!, { blastId: row.blast_id, idx: row.idx }]),
-  );
-  const unknown = new Set<string>();
-  const located = statuses.flatMap((status) => {
-    const where = byMessage.get(status.id) ?? status.callback;
-    if (!where) unknown.add(status.id);
-    return where ? [{ ...status, ...where }] : [];
-  });
-  const byBlast = groupBy(located, (s) => s.blastId);
-  for (const blastId of [...byBlast.keys()].sort()) {
-    if (!(await lockIfPresent(tx, blastId))) continue;
-    const mine = byBlast.get(blastId)!;
-    const rows = await numberRows(tx, blastId, [...new Set(mine.map((s) => s.idx))]);
-    const changed: NumberRow[] = [];
-    for (const [idx, reported] of groupBy(mine, (s) => s.idx)) {
-      const row = rows.get(idx);
-      if (!row || row.state === null) continue;
-      let track = trackOf(row);
-      let messageId = row.provider_message_id;
-      let title = row.error_title;
-      for (const status of reported) {
-        track = applyStatus(track, status.status, status.at, status.code);
-        messageId ??= status.id;
-        if (status.status === 'failed' && track.state === 'failed') title = status.title;
-      }
-      changed.push({
-        ...row,
-        ...changeOf(track, {
-          provider_message_id: messageId,
-          error_title: title,
-          next_attempt_at: null,
-        }),
-      });
-    }
-    await writeDeliveries(tx, changed);
-    await settleDelivery(tx, blastId);
-  }
-  return unknown;
 }
 
 /**

@@ -18,6 +18,7 @@ import { openSqlite } from '#server/db/sqlite.ts';
 import { transact } from '#server/db/transaction.ts';
 import { freshDatabase, TEST_DATABASE_URL } from '#server/test/helpers.ts';
 import { applyEvents } from './cloud-api-events.ts';
+import { ENGINE_DEFAULTS } from './engine.ts';
 import { applyGatewayEvents } from './gateway-events.ts';
 import { requeueUnanswered } from './outbox.ts';
 import { WebhookIntake } from './webhook-intake.ts';
@@ -83,7 +84,7 @@ it('an idle worker looks at its queues without waiting for another writer', asyn
   try {
     await holding;
     const blocked = new Promise<string>((resolve) => setTimeout(() => resolve('blocked'), 1000));
-    expect(await Promise.race([applyEvents(handle), blocked])).toBe(0);
+    expect(await Promise.race([applyEvents(handle, ENGINE_DEFAULTS), blocked])).toBe(0);
     expect(await Promise.race([applyGatewayEvents(handle), blocked])).toBe(0);
     const waits = { cloudApiMs: 15_000, gatewayMs: 60_000 };
     expect(await Promise.race([requeueUnanswered(handle, waits), blocked])).toBe(0);
