@@ -264,10 +264,13 @@ export class DeliveryEngine {
   }
 
   private async send(credentials: CloudApiCredentials, number: Claimed): Promise<void> {
+    // The outcome first: a flush during the send replaces `this.results`, and the result must go
+    // into the array that is current once the send is answered.
+    const outcome = await this.sendOutcome(credentials, number);
     this.results.push({
       blastId: number.blastId,
       idx: number.idx,
-      outcome: await this.sendOutcome(credentials, number),
+      outcome,
       at: new Date().toISOString(),
     });
   }
