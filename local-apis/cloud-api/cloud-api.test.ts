@@ -566,6 +566,23 @@ describe('scripted outcomes: answers and deliveries', () => {
     expect(receiver.statuses()[0].id).toBe(api.sends[0]?.wamid);
   });
 
+  it('bad_gateway: the send and its webhooks happen, and a proxy answers 502 with HTML', async () => {
+    const { api, receiver } = await start({ outcomes: { '6281211112222': 'bad_gateway' } });
+    const answer = await fetch(`${api.url}/v23.0/${api.options.phoneNumberId}/messages`, {
+      method: 'POST',
+      headers: {
+        authorization: `Bearer ${api.options.accessToken}`,
+        'content-type': 'application/json',
+      },
+      body: JSON.stringify(billSend('6281211112222')),
+    });
+    expect(answer.status).toBe(502);
+    expect(answer.headers.get('content-type')).toMatch(/text\/html/);
+    expect(api.sentTo('6281211112222')).toBe(1);
+    await api.settled();
+    expect(receiver.statuses().map((s) => s.status)).toEqual(['sent', 'delivered', 'read']);
+  });
+
   it('duplicate posts every status twice; out_of_order posts read before delivered, no sent', async () => {
     const dup = await statusesFor('duplicate');
     expect(dup.statuses.map((s) => s.status).sort()).toEqual([

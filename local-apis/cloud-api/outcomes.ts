@@ -20,6 +20,8 @@ export type Outcome =
   | { kind: 'timeout'; ms?: number }
   /** Recorded with its statuses, then the connection is destroyed without an answer. */
   | { kind: 'lost_answer' }
+  /** Recorded with its statuses, then a proxy in front answers 502 with its own HTML page. */
+  | { kind: 'bad_gateway' }
   /** Like read, with every status posted twice at the same time. */
   | { kind: 'duplicate' }
   /** Accepted; read is posted before delivered, and no sent. */
@@ -36,6 +38,7 @@ const SIMPLE = [
   'delivered',
   'sent',
   'lost_answer',
+  'bad_gateway',
   'duplicate',
   'out_of_order',
   'http_500',
@@ -77,6 +80,7 @@ export const SUFFIX_OUTCOMES: Record<string, string> = {
   '0015': 'sent',
   '0016': 'failed:131048x1',
   '0017': 'failed:131056x1',
+  '0018': 'bad_gateway',
 };
 
 /** Outcomes by number suffix, for the CLI and for tests that want the same convention. */

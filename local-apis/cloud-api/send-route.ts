@@ -46,6 +46,10 @@ export async function handleSend(ctx: DoubleContext, request: SendRequest, reply
     request.raw.socket.destroy();
     return reply;
   }
+  if (outcome.kind === 'bad_gateway') {
+    // The send happened; a proxy between the caller and Meta answers with its own error page.
+    return reply.code(502).type('text/html').send('<html><body>502 Bad Gateway</body></html>');
+  }
   if (outcome.kind === 'timeout') await hold(ctx.holds, outcome.ms ?? ctx.options.timeoutMs);
   return reply.code(200).send(answer);
 }
@@ -55,7 +59,7 @@ export async function handleSend(ctx: DoubleContext, request: SendRequest, reply
  * 131053 (media upload error), as Meta's does; the outcomes about the answer itself stay.
  */
 function withMediaFailure(ctx: DoubleContext, request: SendMessageRequest, outcome: Outcome) {
-  if (outcome.kind === 'timeout' || outcome.kind === 'lost_answer') return outcome;
+  if (['timeout', 'lost_answer', 'bad_gateway'].includes(outcome.kind)) return outcome;
   const header = request.template.components?.find((c) => c.type === 'header');
   const parameter = header?.parameters?.[0];
   const media =

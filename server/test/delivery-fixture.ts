@@ -5,6 +5,8 @@ import { expect } from 'vitest';
 import { WEBHOOK_PATH } from '#common/delivery.ts';
 import { startLocalCloudApi, type LocalCloudApi } from '#local-apis/cloud-api/server.ts';
 import type { LocalCloudApiOptions } from '#local-apis/cloud-api/context.ts';
+import { statusWebhook, type MessageStatus } from '#local-apis/cloud-api/statuses.ts';
+import { signBody } from '#local-apis/cloud-api/webhooks.ts';
 import type { Config } from '#server/config.ts';
 import { ENGINE_DEFAULTS } from '#server/modules/delivery/engine.ts';
 import { startServer, type TestServer } from './helpers.ts';
@@ -25,6 +27,8 @@ export interface DeliveryFixture {
   configure(cloud: Record<string, unknown>): Promise<void>;
   /** Allows images and uploads a PNG as the client: its URL, for a header image. */
   image(): Promise<string>;
+  /** Posts a signed status webhook, as Meta does (taken: 200); answers its body. */
+  postStatus(status: MessageStatus): Promise<string>;
   close(): Promise<void>;
 }
 
@@ -130,6 +134,18 @@ export async function startDeliveryFixture(
       });
       expect(answer.status, JSON.stringify(answer.body)).toBe(201);
       return answer.body;
+    },
+    async postStatus(status) {
+      const body = JSON.stringify(statusWebhook(whatsapp.options, status));
+      const posted = await server.api('POST', WEBHOOK_PATH, {
+        raw: body,
+        headers: {
+          'content-type': 'application/json',
+          'x-hub-signature-256': signBody(body, whatsapp.options.appSecret),
+        },
+      });
+      expect(posted.status).toBe(200);
+      return body;
     },
     until(id, done, timeoutMs = 20_000) {
       return readUntil(() => read(id), done, timeoutMs, `blast ${id} done`);

@@ -1,10 +1,7 @@
 // The delivery engine against the local Cloud API: a whole blast sent, every number's fate and
 // reason, refunds through the ledger exactly once, and each number sent exactly once.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { WEBHOOK_PATH } from '#common/delivery.ts';
 import { firstOutcome, outcomeBySuffix } from '#local-apis/cloud-api/outcomes.ts';
-import { statusWebhook } from '#local-apis/cloud-api/statuses.ts';
-import { signBody } from '#local-apis/cloud-api/webhooks.ts';
 import { checkLedger } from '#server/db/ledger-check.ts';
 import {
   numberEnding,
@@ -301,25 +298,13 @@ describe('a template that takes no values', () => {
 
 describe('a status that comes before its send is recorded', () => {
   /** Posts a signed 'delivered' status for message `id`, as Meta does; answers its body. */
-  const postStatus = async (id: string, recipient: string) => {
-    const body = JSON.stringify(
-      statusWebhook(f.whatsapp.options, {
-        id,
-        status: 'delivered',
-        timestamp: String(Math.floor(Date.now() / 1000)),
-        recipient_id: recipient,
-      }),
-    );
-    const posted = await f.server.api('POST', WEBHOOK_PATH, {
-      raw: body,
-      headers: {
-        'content-type': 'application/json',
-        'x-hub-signature-256': signBody(body, f.whatsapp.options.appSecret),
-      },
+  const postStatus = (id: string, recipient: string) =>
+    f.postStatus({
+      id,
+      status: 'delivered',
+      timestamp: String(Math.floor(Date.now() / 1000)),
+      recipient_id: recipient,
     });
-    expect(posted.status).toBe(200);
-    return body;
-  };
 
   it('waits for the answer when it carries no key, then moves the number', async () => {
     const created = await f.blast([numberEnding(9600, '0015')]);

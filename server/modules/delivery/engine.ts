@@ -365,11 +365,15 @@ export class DeliveryEngine {
   }
 }
 
-/** What a failed send came to: refused with Meta's code, never sent, or not known. */
+/**
+ * What a failed send came to: refused with Meta's code, never sent, or not known. A server error
+ * without Meta's error body is a proxy's answer, not Meta's: the message may have gone through.
+ */
 function outcomeOf(error: unknown): SendOutcome {
   if (!(error instanceof GraphError)) return { kind: 'unknown' };
   switch (error.kind) {
     case 'answer':
+      if (error.code === null && (error.status ?? 0) >= 500) return { kind: 'unknown' };
       return { kind: 'refused', code: error.code, title: error.title ?? error.message };
     case 'unreachable':
       return { kind: 'unreachable' };

@@ -5,11 +5,8 @@
 // (not after the long wait for a message whose answer was lost). A number sent again shows no error
 // once its new message gets through, even when the message's statuses outrun the send's answer.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { WEBHOOK_PATH } from '#common/delivery.ts';
 import { webhookError } from '#local-apis/cloud-api/errors.ts';
 import { firstOutcome } from '#local-apis/cloud-api/outcomes.ts';
-import { statusWebhook } from '#local-apis/cloud-api/statuses.ts';
-import { signBody } from '#local-apis/cloud-api/webhooks.ts';
 import { checkLedger } from '#server/db/ledger-check.ts';
 import {
   numberEnding,
@@ -61,19 +58,6 @@ const engineRow = () =>
   f.server.database.db.selectFrom('delivery_engine').selectAll().executeTakeFirst();
 const balance = async () =>
   (await f.server.api('GET', '/api/auth/me', { token: f.client.token })).body.points;
-
-/** Posts a signed status webhook, as Meta does. */
-async function postStatus(status: Parameters<typeof statusWebhook>[1]) {
-  const body = JSON.stringify(statusWebhook(f.whatsapp.options, status));
-  const posted = await f.server.api('POST', WEBHOOK_PATH, {
-    raw: body,
-    headers: {
-      'content-type': 'application/json',
-      'x-hub-signature-256': signBody(body, f.whatsapp.options.appSecret),
-    },
-  });
-  expect(posted.status).toBe(200);
-}
 
 /** Numbers that are simply read: sent after the first, they keep the blast open meanwhile. */
 const others = (from: number, count = 3) =>
@@ -176,7 +160,7 @@ describe('a failed status naming a rate limit (131056)', () => {
     const before = await f.read(created.id);
     // Meta posts the first message's failure again, and its sent (reordered, new bytes).
     for (const status of ['failed', 'sent'] as const) {
-      await postStatus({
+      await f.postStatus({
         id: first!.wamid,
         status,
         timestamp: String(Math.floor(Date.now() / 1000)),
