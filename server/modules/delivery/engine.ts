@@ -270,6 +270,7 @@ export class DeliveryEngine {
     this.results.push({
       blastId: number.blastId,
       idx: number.idx,
+      attempt: number.attempt,
       outcome,
       at: new Date().toISOString(),
     });

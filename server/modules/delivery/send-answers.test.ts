@@ -2,18 +2,33 @@
 // while the engine records others' results is recorded too (lost, its number would stay sending
 // until the long wait), and a proxy's 502 page, which is not Meta's answer, is not taken for a
 // refusal: the message may have gone, so the number waits for word of it instead of going again.
+// And the answer to a message that a webhook already reported failed (it comes late) does not
+// name the number's next message, whether that one waits to go or is already on its way.
 import { afterAll, beforeAll, expect, it } from 'vitest';
+import { webhookError } from '#local-apis/cloud-api/errors.ts';
 import {
   numberEnding,
   startDeliveryFixture,
   type DeliveryFixture,
 } from '#server/test/delivery-fixture.ts';
+import { readUntil } from '#server/test/processes.ts';
 
 /** Accepted, the answer held 400 ms: quick answers to later sends are recorded meanwhile. */
 const SLOW = [numberEnding(8101, '3000'), numberEnding(8105, '3000')];
 const QUICK = [8102, 8103, 8104, 8106, 8107].map((prefix) => numberEnding(prefix, '2000'));
 /** Accepted by Meta; a proxy in front answers 502 with its own page. */
 const BEHIND_PROXY = numberEnding(8110, '0018');
+/** The first send's answer is held past the failure's webhook: 0.5 s, then 1.5 s. */
+const ANSWERED_WHILE_WAITING = numberEnding(8120, '4000');
+const ANSWERED_WHILE_RESENT = numberEnding(8121, '4000');
+const sends = new Map<string, number>();
+/** The outcome of each send of the two above: the answers held as said, later ones held 2.5 s. */
+function lateAnswer(to: string) {
+  const n = (sends.get(to) ?? 0) + 1;
+  sends.set(to, n);
+  if (to === ANSWERED_WHILE_WAITING) return n === 1 ? 'timeout:500' : 'sent';
+  return n === 1 ? 'timeout:1500' : 'timeout:2500';
+}
 
 let f: DeliveryFixture;
 beforeAll(async () => {
@@ -21,10 +36,14 @@ beforeAll(async () => {
     // No status webhooks: the send's own answer is the only word of each message.
     whatsapp: {
       webhookUrl: undefined,
-      outcomes: (to) =>
-        SLOW.includes(to) ? 'timeout:400' : to === BEHIND_PROXY ? 'bad_gateway' : 'sent',
+      outcomes: (to) => {
+        if (SLOW.includes(to)) return 'timeout:400';
+        if (to === BEHIND_PROXY) return 'bad_gateway';
+        return to.endsWith('4000') ? lateAnswer(to) : 'sent';
+      },
     },
-    config: { delivery: { unansweredMs: 10 * 60 * 1000 } as any },
+    // A transient failure is sent again after 1 s.
+    config: { delivery: { unansweredMs: 10 * 60 * 1000, retryBaseMs: 1000 } as any },
   });
 });
 afterAll(() => f?.close());
@@ -46,8 +65,8 @@ it('records every accepted send, however its answer interleaves with the others'
 
 it('sends nothing again after a 502 that is not Meta’s, and settles the number by its webhook', async () => {
   const created = await f.blast([BEHIND_PROXY]);
-  // The retry backoff here is 50 ms: a refusal would have been sent again well within this wait.
-  await new Promise((resolve) => setTimeout(resolve, 1000));
+  // A refusal would have been sent again after the 1 s backoff, well within this wait.
+  await new Promise((resolve) => setTimeout(resolve, 2000));
   const waiting = await f.read(created.id);
   expect(waiting.numbers[0]).toMatchObject({ status: 'pending', delivery: { state: 'sending' } });
   expect(f.whatsapp.sentTo(BEHIND_PROXY)).toBe(1);
@@ -64,4 +83,41 @@ it('sends nothing again after a 502 that is not Meta’s, and settles the number
   expect(settled).toMatchObject({ status: 'completed', successful_count: 1, refund_points: 0 });
   expect(settled.numbers[0].delivery.provider_message_id).toBe(send!.wamid);
   expect(f.whatsapp.sentTo(BEHIND_PROXY)).toBe(1);
+});
+
+it('keeps the late answer of a message reported failed off the number’s next message', async () => {
+  const created = await f.blast([ANSWERED_WHILE_WAITING, ANSWERED_WHILE_RESENT]);
+  const first = (to: string) =>
+    readUntil(
+      async () => f.whatsapp.sends.find((s) => s.to === to),
+      (send) => send !== undefined,
+      5000,
+      `the first send to ${to}`,
+    );
+  // Both first messages fail by webhook (the pair rate limit: sent again after 1 s) while their
+  // answers are held: one answer comes while its number waits, one while it is sent again.
+  for (const [idx, to] of [ANSWERED_WHILE_WAITING, ANSWERED_WHILE_RESENT].entries()) {
+    const send = await first(to);
+    await f.postStatus({
+      id: send!.wamid,
+      status: 'failed',
+      timestamp: String(Math.floor(Date.now() / 1000)),
+      recipient_id: to,
+      biz_opaque_callback_data: `${created.id}/${idx}/1`,
+      errors: [webhookError(131056)],
+    });
+  }
+  const done = await f.until(
+    created.id,
+    (b) => b.numbers.every((n: any) => n.delivery.state === 'sent'),
+    10_000,
+  );
+  for (const n of done.numbers) {
+    const [, second] = f.whatsapp.sends.filter((s) => s.to === n.number);
+    expect(n.delivery, n.number).toMatchObject({
+      attempts: 2,
+      provider_message_id: second!.wamid,
+      error_code: null,
+    });
+  }
 });

@@ -44,6 +44,8 @@ export type SendOutcome =
 export interface SendResult {
   blastId: string;
   idx: number;
+  /** Which attempt the send was (a Cloud API send's; a gateway send names none). */
+  attempt?: number;
   outcome: SendOutcome;
   at: string;
 }
@@ -224,14 +226,18 @@ async function numberRows(tx: Tx, blastId: string, indexes: number[]) {
 /** The change one send's result makes to its number (none when a webhook got there first). */
 function resultChange(
   row: NumberRow,
-  { outcome, at }: SendResult,
+  { outcome, at, attempt }: SendResult,
   retrying: Retrying,
 ): { change: Partial<NumberRow> | null; halts?: EngineHalt } {
+  // A webhook said this message failed and the number went on to another attempt (decision 227):
+  // the late answer is of a message that never arrived.
+  if (attempt !== undefined && attempt !== row.attempts) return { change: null };
   if (row.state !== 'sending') {
-    // A webhook already told what became of it; an accepted answer still names its message.
+    // A webhook already told what became of it; an accepted answer still names its message,
+    // unless that message failed and the number waits to be sent again.
     return {
       change:
-        outcome.kind === 'accepted' && row.provider_message_id === null
+        outcome.kind === 'accepted' && row.provider_message_id === null && row.state !== 'queued'
           ? { provider_message_id: outcome.wamid }
           : null,
     };
