@@ -1,7 +1,7 @@
 // Applies Meta's kept webhook events (the Cloud API's counterpart of gateway-events.ts): each
-// message status moves its number forward only (applyStatuses, outbox.ts), keyword messages put
-// their senders on the opt-out list, and template status changes reach the templates, all in the
-// transaction that marks the events applied.
+// message status moves its number forward only (applyStatuses, send-results.ts), keyword messages
+// put their senders on the opt-out list, and template status changes reach the templates, all in
+// the transaction that marks the events applied.
 import type { ReportedStatus } from '#common/delivery-states.ts';
 import { now, reportedAt, type DbHandle } from '#server/db/connection.ts';
 import { transact } from '#server/db/transaction.ts';

@@ -1,4 +1,4 @@
-// The delivery engine: one loop per worker (in the server process, or alone with `npm run
+// The delivery engine: one per worker (in the server process, or alone with `npm run
 // worker`) that applies Meta's statuses, claims due numbers at the shared pace, sends them and
 // records what each send came to. Everything it knows is in the database (outbox.ts), so workers
 // may die and restart at any moment and several may run on one PostgreSQL.
