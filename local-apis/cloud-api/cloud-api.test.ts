@@ -568,14 +568,7 @@ describe('scripted outcomes: answers and deliveries', () => {
 
   it('bad_gateway: the send and its webhooks happen, and a proxy answers 502 with HTML', async () => {
     const { api, receiver } = await start({ outcomes: { '6281211112222': 'bad_gateway' } });
-    const answer = await fetch(`${api.url}/v23.0/${api.options.phoneNumberId}/messages`, {
-      method: 'POST',
-      headers: {
-        authorization: `Bearer ${api.options.accessToken}`,
-        'content-type': 'application/json',
-      },
-      body: JSON.stringify(billSend('6281211112222')),
-    });
+    const answer = await send(api, billSend('6281211112222'));
     expect(answer.status).toBe(502);
     expect(answer.headers.get('content-type')).toMatch(/text\/html/);
     expect(api.sentTo('6281211112222')).toBe(1);

@@ -23,6 +23,7 @@ export async function startReceiver(
 export interface GraphAnswer {
   status: number;
   headers: Headers;
+  /** The JSON answer; the text as it came when it is not JSON (a proxy's page). */
   body: any;
 }
 
@@ -51,7 +52,10 @@ export async function graph(
   return {
     status: answer.status,
     headers: answer.headers,
-    body: text ? JSON.parse(text) : undefined,
+    body:
+      text && answer.headers.get('content-type')?.includes('json')
+        ? JSON.parse(text)
+        : text || undefined,
   };
 }
 
