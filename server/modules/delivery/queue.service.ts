@@ -90,6 +90,8 @@ export async function readQueue(db: Db, at = new Date()): Promise<DeliveryQueue>
       .select((eb) => eb.fn.countAll<number>().as('n'))
       .where('sent_at', '>=', start)
       .where('sent_at', '<', end)
+      // A number accepted and then reported failed is counted among the failures alone.
+      .where('failed_at', 'is', null)
       .executeTakeFirst(),
     failuresBetween(db, start, end),
     db

@@ -175,13 +175,15 @@ describe('delivery queue', () => {
       delivered_at: today,
       claimed_at: ago(2 * MINUTE),
     });
-    for (const idx of [5, 6])
-      await setNumber(idx, {
-        state: 'failed',
-        status: 'no_wa',
-        error_code: 131026,
-        failed_at: today,
-      });
+    await setNumber(5, { state: 'failed', status: 'no_wa', error_code: 131026, failed_at: today });
+    // Accepted by Meta, then reported undeliverable by webhook: a failure, not a send.
+    await setNumber(6, {
+      state: 'failed',
+      status: 'no_wa',
+      error_code: 131026,
+      sent_at: today,
+      failed_at: today,
+    });
     await setNumber(7, {
       state: 'failed',
       status: 'failed',
