@@ -9,7 +9,7 @@ import zlib from 'node:zlib';
 import lighthouse from 'lighthouse';
 import { chromium, type BrowserContext } from 'playwright-core';
 import { freePort } from './ports.ts';
-import type { Figure } from './run.ts';
+import type { Figure } from './stats.ts';
 
 const CHROMIUM = '/usr/bin/chromium';
 const CHROMIUM_ARGS = [

@@ -27,8 +27,7 @@ import { loadSqlite } from '#server/db/sqlite-driver.ts';
 import { GRAPH_TIMEOUT_MS } from '#server/modules/delivery/cloud-api.ts';
 import type { BareInput } from './delivery-bare.ts';
 import type { SamplerInput } from './page-sampler.ts';
-import type { Figure } from './run.ts';
-import { median, round1 } from './stats.ts';
+import { median, round1, type Figure } from './stats.ts';
 
 type Engine = 'sqlite' | 'postgres';
 

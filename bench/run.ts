@@ -32,7 +32,7 @@ import {
   type GenerateResult,
 } from './generate.ts';
 import type { RawInput } from './raw-blast.ts';
-import { latencies, median } from './stats.ts';
+import { latencies, median, type Figure } from './stats.ts';
 
 const ROOT = path.resolve(import.meta.dirname, '..');
 const SCALE = Number(process.env.SCALE ?? 1);
@@ -102,18 +102,6 @@ function pinLoad(pinned: boolean) {
   if (!PIN) return;
   const cpus = pinned ? `0-${CPUS - 2}` : `0-${CPUS - 1}`;
   spawnSync('taskset', ['-a', '-p', '-c', cpus, String(process.pid)], { stdio: 'ignore' });
-}
-
-export interface Figure {
-  figure: string;
-  engine: Engine | 'any';
-  value: number | null;
-  unit: string;
-  baseline: number | null;
-  ratio: number | null;
-  target: string;
-  met: boolean | null;
-  note?: string;
 }
 
 const figures: Figure[] = [];

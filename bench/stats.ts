@@ -1,4 +1,17 @@
-// The bench's arithmetic on measured values.
+// The figures the bench records, and its arithmetic on measured values.
+
+/** One figure of `npm run bench`: its value, against its baseline and target. */
+export interface Figure {
+  figure: string;
+  engine: 'sqlite' | 'postgres' | 'any';
+  value: number | null;
+  unit: string;
+  baseline: number | null;
+  ratio: number | null;
+  target: string;
+  met: boolean | null;
+  note?: string;
+}
 
 export const round1 = (n: number) => Math.round(n * 10) / 10;
 const round2 = (n: number) => Math.round(n * 100) / 100;

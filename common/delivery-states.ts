@@ -1,7 +1,7 @@
 // A number's delivery through the Cloud API: its state only moves forward (queued < sending <
 // sent < delivered < read; failed is final), whatever order Meta's statuses arrive in, and every
 // timestamp is kept. The number's status (pending, success, failed, no_wa) follows from it.
-import type { NumberStatus } from './blasts.ts';
+import type { NumberStatus } from './blast-rules.ts';
 import { failedStatus } from './whatsapp-errors.ts';
 
 export const DELIVERY_STATES = [

@@ -1,7 +1,7 @@
 // What a WhatsApp Cloud API error code means for Sebar: what happens to the number (retry it,
 // count it as failed or as having no WhatsApp), what the engine does (go on, pause, stop), and the
 // words the admin (`meaning`) and the client (`reason`) read.
-import type { NumberStatus } from './blasts.ts';
+import type { NumberStatus } from './blast-rules.ts';
 
 /**
  * retry: transient, the number is sent again later; failed / no_wa: final for the number;

@@ -11,7 +11,7 @@ import { WEBHOOK_PATH } from '#common/delivery.ts';
 import { errorMeaning } from '#common/whatsapp-errors.ts';
 import { startLocalCloudApi, type LocalCloudApi } from '#local-apis/cloud-api/server.ts';
 import { DEFAULT_TEMPLATES } from '#local-apis/cloud-api/templates.ts';
-import { ENGINE_DEFAULTS } from '#server/modules/delivery/engine.ts';
+import { ENGINE_DEFAULTS } from '#server/modules/delivery/engine-options.ts';
 import {
   adminPage,
   dismissToasts,

@@ -6,7 +6,7 @@
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startLocalWaha, type LocalWaha } from '#local-apis/waha/server.ts';
-import { ENGINE_DEFAULTS } from '#server/modules/delivery/engine.ts';
+import { ENGINE_DEFAULTS } from '#server/modules/delivery/engine-options.ts';
 import {
   adminPage,
   dismissToasts,

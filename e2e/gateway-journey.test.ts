@@ -12,7 +12,7 @@ import { renderMessage, spintaxSeed } from '#common/spintax.ts';
 import { sendingWindow } from '#common/sending-hours.ts';
 import { outcomeBySuffix } from '#local-apis/waha/outcomes.ts';
 import { startLocalWaha, type LocalWaha } from '#local-apis/waha/server.ts';
-import { ENGINE_DEFAULTS } from '#server/modules/delivery/engine.ts';
+import { ENGINE_DEFAULTS } from '#server/modules/delivery/engine-options.ts';
 import { formatDateTime } from '#common/format.ts';
 import {
   adminPage,

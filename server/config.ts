@@ -1,7 +1,7 @@
 // Reads the process environment once; everything else takes a Config.
 import path from 'node:path';
 import type { LoginLimits } from './modules/auth/login-limiter.ts';
-import { ENGINE_DEFAULTS, type EngineOptions } from './modules/delivery/engine.ts';
+import { ENGINE_DEFAULTS, type EngineOptions } from './modules/delivery/engine-options.ts';
 
 export interface Config {
   port: number;

@@ -4,7 +4,7 @@ import path from 'node:path';
 import pino from 'pino';
 import { cannotStart } from './cannot-start.ts';
 import { loadConfig } from './config.ts';
-import { openDatabase } from './db/connection.ts';
+import { openDatabase } from './db/open.ts';
 import { migrate } from './db/migrate.ts';
 import { diskStore } from './modules/uploads/file-store.ts';
 import { DeliveryEngine } from './modules/delivery/engine.ts';

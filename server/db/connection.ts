@@ -1,10 +1,7 @@
-// Opens the one database: the embedded SQLite file by default, PostgreSQL when configured; and
-// the SQL fragments whose spelling differs between the two engines.
+// The one database's handle (opened by open.ts), and the SQL fragments whose spelling differs
+// between the two engines.
 import { sql, type Kysely, type RawBuilder } from 'kysely';
-import type { Config } from '#server/config.ts';
-import { openPostgres } from './postgres.ts';
 import type { Database } from './schema.ts';
-import { openSqlite, sqliteFile } from './sqlite.ts';
 
 export type Engine = 'sqlite' | 'postgres';
 export type Db = Kysely<Database>;
@@ -15,12 +12,6 @@ export interface DbHandle {
   /** Where the SQLite file is (null on PostgreSQL). */
   file: string | null;
   close(): Promise<void>;
-}
-
-export function openDatabase(config: Config): DbHandle {
-  return config.databaseUrl
-    ? openPostgres(config.databaseUrl, config.databaseSchema)
-    : openSqlite(sqliteFile(config));
 }
 
 /**

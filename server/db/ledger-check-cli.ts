@@ -2,7 +2,7 @@
 // SQLite file in SEBAR_DATA_DIR, or a file given as the first argument) and exits 1 if broken.
 import fs from 'node:fs';
 import { loadConfig } from '#server/config.ts';
-import { openDatabase } from './connection.ts';
+import { openDatabase } from './open.ts';
 import { openSqlite, sqliteFile } from './sqlite.ts';
 import { checkLedger, INVARIANTS } from './ledger-check.ts';
 

@@ -8,7 +8,7 @@ import type { LocalCloudApiOptions } from '#local-apis/cloud-api/context.ts';
 import { statusWebhook, type MessageStatus } from '#local-apis/cloud-api/statuses.ts';
 import { signBody } from '#local-apis/cloud-api/webhooks.ts';
 import type { Config } from '#server/config.ts';
-import { ENGINE_DEFAULTS } from '#server/modules/delivery/engine.ts';
+import { ENGINE_DEFAULTS } from '#server/modules/delivery/engine-options.ts';
 import { startServer, type TestServer } from './helpers.ts';
 import { readUntil } from './processes.ts';
 import { form, settingsBody, tinyPng } from './routes.ts';

@@ -6,7 +6,7 @@ import { startLocalWaha, type LocalWaha } from '#local-apis/waha/server.ts';
 import type { LocalWahaOptions } from '#local-apis/waha/context.ts';
 import { now } from '#server/db/connection.ts';
 import type { Config } from '#server/config.ts';
-import { ENGINE_DEFAULTS } from '#server/modules/delivery/engine.ts';
+import { ENGINE_DEFAULTS } from '#server/modules/delivery/engine-options.ts';
 import { writeDeliveryMode } from './delivery-mode.ts';
 import { readUntil, waitFor } from './processes.ts';
 import { startServer, type TestServer } from './helpers.ts';

@@ -6,12 +6,8 @@ import type { ReportedStatus } from '#common/delivery-states.ts';
 import { now, reportedAt, type DbHandle } from '#server/db/connection.ts';
 import { transact } from '#server/db/transaction.ts';
 import { recordIncomingOptOuts } from '#server/modules/opt-outs/opt-outs.service.ts';
-import {
-  applyStatuses,
-  parseCallbackKey,
-  type ReportedMessageStatus,
-  type Retrying,
-} from './send-results.ts';
+import { applyStatuses, parseCallbackKey, type ReportedMessageStatus } from './send-results.ts';
+import type { Retrying } from './engine-options.ts';
 import { applyTemplateStatuses } from './templates.service.ts';
 import {
   anyDueEvents,

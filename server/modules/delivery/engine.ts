@@ -32,39 +32,10 @@ import {
   uploadMime,
   type Claimed,
 } from './outbox.ts';
-import {
-  callbackKey,
-  recordResults,
-  type Retrying,
-  type SendOutcome,
-  type SendResult,
-} from './send-results.ts';
+import { callbackKey, recordResults, type SendOutcome, type SendResult } from './send-results.ts';
 import type { SecretBox } from './secret-box.ts';
+import { ENGINE_DEFAULTS, type EngineOptions } from './engine-options.ts';
 import { SendPace } from './send-pace.ts';
-
-export interface EngineOptions extends Retrying {
-  /** Meta's pair rate: the least time between two sends to one recipient. */
-  recipientGapMs: number;
-  /**
-   * A number sent with no answer and no webhook for this long goes back to the queue (at least
-   * the send timeout plus a margin, so no worker is still waiting for its answer).
-   */
-  unansweredMs: number;
-  /** How often an idle worker looks for work. */
-  idleMs: number;
-  /** How long one second of the gateway's human pacing lasts (1000; tests shorten it). */
-  gatewaySecondMs: number;
-}
-
-export const ENGINE_DEFAULTS: EngineOptions = {
-  recipientGapMs: 6000,
-  unansweredMs: 10 * 60 * 1000,
-  idleMs: 200,
-  gatewaySecondMs: 1000,
-  retryBaseMs: 2000,
-  maxAttempts: 8,
-  pauseMs: 15 * 60 * 1000,
-};
 
 /**
  * One claim takes this much of the future's send slots, and the next comes when half is left: a

@@ -18,14 +18,7 @@ import { transact, type Tx } from '#server/db/transaction.ts';
 import { lockBlast, settleDelivery } from '#server/modules/blasts/blast-settlement.service.ts';
 import { applyTemplateRefusal, heldUntil, refusalNamesTemplate } from './templates.service.ts';
 import { holdEngine } from './outbox.ts';
-
-export interface Retrying {
-  /** The wait before the first retry; each further retry waits twice as long. */
-  retryBaseMs: number;
-  maxAttempts: number;
-  /** How long a restricted sender (368, 131048) waits before the engine tries again by itself. */
-  pauseMs: number;
-}
+import type { Retrying } from './engine-options.ts';
 
 /** What one send came to. */
 export type SendOutcome =

@@ -18,7 +18,7 @@ import { openSqlite } from '#server/db/sqlite.ts';
 import { transact } from '#server/db/transaction.ts';
 import { freshDatabase, TEST_DATABASE_URL } from '#server/test/helpers.ts';
 import { applyEvents } from './cloud-api-events.ts';
-import { ENGINE_DEFAULTS } from './engine.ts';
+import { ENGINE_DEFAULTS } from './engine-options.ts';
 import { applyGatewayEvents } from './gateway-events.ts';
 import { requeueUnanswered } from './outbox.ts';
 import { WebhookIntake } from './webhook-intake.ts';
