@@ -7,12 +7,7 @@ import { z } from '#common/zod.ts';
 import type { App, AppContext } from '#server/app-context.ts';
 import { HttpError } from '#server/plugins/errors.ts';
 import { WebhookIntake } from './webhook-intake.ts';
-import {
-  BAD_SIGNATURE,
-  signedByGateway,
-  signedByMeta,
-  verifySubscription,
-} from './webhooks.service.ts';
+import { BAD_SIGNATURE, verifySubscription, webhookSignatures } from './webhooks.service.ts';
 
 const tags = ['webhooks'];
 
@@ -28,6 +23,7 @@ export function webhooksRoutes(app: App, { database, secrets }: AppContext) {
   const { db } = database;
   const intake = new WebhookIntake(database, 'whatsapp');
   const gatewayIntake = new WebhookIntake(database, 'waha');
+  const signed = webhookSignatures(db, secrets);
   app.get(
     WEBHOOK_PATH,
     {
@@ -60,7 +56,7 @@ export function webhooksRoutes(app: App, { database, secrets }: AppContext) {
       async (request) => {
         const raw = rawJson(request.body);
         const signature = request.headers['x-hub-signature-256'];
-        if (!(await signedByMeta(db, secrets, raw, [signature].flat()[0]))) {
+        if (!(await signed.byMeta(raw, [signature].flat()[0]))) {
           throw new HttpError(401, BAD_SIGNATURE);
         }
         parsedJson(raw);
@@ -79,7 +75,7 @@ export function webhooksRoutes(app: App, { database, secrets }: AppContext) {
         const raw = rawJson(request.body);
         const signature = [request.headers['x-webhook-hmac']].flat()[0];
         const algorithm = [request.headers['x-webhook-hmac-algorithm']].flat()[0];
-        if (!(await signedByGateway(db, secrets, raw, signature, algorithm))) {
+        if (!(await signed.byGateway(raw, signature, algorithm))) {
           throw new HttpError(401, BAD_SIGNATURE);
         }
         parsedJson(raw);

@@ -5,6 +5,7 @@ import type { Db } from '#server/db/connection.ts';
 import { readDelivery } from './delivery.service.ts';
 import { readGateway } from './gateway.service.ts';
 import type { SecretBox } from './secret-box.ts';
+import { settingsPerTurn } from './settings-per-turn.ts';
 
 export const BAD_SIGNATURE = 'Tanda tangan webhook tidak valid';
 
@@ -27,37 +28,36 @@ export async function verifySubscription(
   return sameText(token, verify_token) ? (query['hub.challenge'] ?? '') : null;
 }
 
-/**
- * Whether `signature` (X-Hub-Signature-256) is `sha256=` and the HMAC-SHA256 of the raw body
- * under the saved app secret. No app secret saved: nothing is signed by it.
- */
-export async function signedByMeta(
-  db: Db,
-  box: SecretBox,
-  raw: Buffer,
-  signature: string | undefined,
-): Promise<boolean> {
-  const { app_secret } = (await readDelivery(db, box)).cloud_api;
-  if (!app_secret || !signature?.startsWith('sha256=')) return false;
-  const expected = crypto.createHmac('sha256', app_secret).update(raw).digest('hex');
-  return sameText(signature.slice('sha256='.length).toLowerCase(), expected);
-}
-
-/**
- * Whether `signature` (X-Webhook-Hmac) is the hex HMAC-SHA512 of the raw body under the saved
- * webhook secret, and the algorithm (X-Webhook-Hmac-Algorithm), when named, is sha512. No secret
- * saved: nothing is signed by it.
- */
-export async function signedByGateway(
-  db: Db,
-  box: SecretBox,
-  raw: Buffer,
-  signature: string | undefined,
-  algorithm: string | undefined,
-): Promise<boolean> {
-  const { webhook_secret } = await readGateway(db, box);
-  if (!webhook_secret || !signature) return false;
-  if (algorithm !== undefined && algorithm.toLowerCase() !== 'sha512') return false;
-  const expected = crypto.createHmac('sha512', webhook_secret).update(raw).digest('hex');
-  return sameText(signature.trim().toLowerCase(), expected);
+/** The signature checks of the two webhooks, each reading its secret as saved now. */
+export function webhookSignatures(db: Db, box: SecretBox) {
+  const delivery = settingsPerTurn(() => readDelivery(db, box));
+  const gateway = settingsPerTurn(() => readGateway(db, box));
+  return {
+    /**
+     * Whether `signature` (X-Hub-Signature-256) is `sha256=` and the HMAC-SHA256 of the raw body
+     * under the saved app secret. No app secret saved: nothing is signed by it.
+     */
+    async byMeta(raw: Buffer, signature: string | undefined): Promise<boolean> {
+      const { app_secret } = (await delivery()).cloud_api;
+      if (!app_secret || !signature?.startsWith('sha256=')) return false;
+      const expected = crypto.createHmac('sha256', app_secret).update(raw).digest('hex');
+      return sameText(signature.slice('sha256='.length).toLowerCase(), expected);
+    },
+    /**
+     * Whether `signature` (X-Webhook-Hmac) is the hex HMAC-SHA512 of the raw body under the saved
+     * webhook secret, and the algorithm (X-Webhook-Hmac-Algorithm), when named, is sha512. No
+     * secret saved: nothing is signed by it.
+     */
+    async byGateway(
+      raw: Buffer,
+      signature: string | undefined,
+      algorithm: string | undefined,
+    ): Promise<boolean> {
+      const { webhook_secret } = await gateway();
+      if (!webhook_secret || !signature) return false;
+      if (algorithm !== undefined && algorithm.toLowerCase() !== 'sha512') return false;
+      const expected = crypto.createHmac('sha512', webhook_secret).update(raw).digest('hex');
+      return sameText(signature.trim().toLowerCase(), expected);
+    },
+  };
 }

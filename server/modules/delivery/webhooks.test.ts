@@ -51,6 +51,25 @@ const post = (body: string, signature?: string, headers: Record<string, string> 
   });
 const kept = () => server.database.db.selectFrom('webhook_events').selectAll().execute();
 
+/** Sebar's Cloud API settings for the local Cloud API. */
+const cloudApi = () => ({
+  graph_url: meta.url,
+  phone_number_id: phoneNumberId,
+  business_account_id: businessAccountId,
+  access_token: accessToken,
+  app_secret: appSecret,
+  verify_token: verifyToken,
+});
+
+/** Saves `secret` as the app secret, and the other settings as cloudApi() has them. */
+async function saveAppSecret(secret: string) {
+  const saved = await server.api('PUT', '/api/admin/delivery', {
+    token: server.adminToken,
+    body: { mode: 'cloud_api', cloud_api: { ...cloudApi(), app_secret: secret } },
+  });
+  expect(saved.status).toBe(200);
+}
+
 describe('the WhatsApp webhook', () => {
   it('refuses everything while no Cloud API settings are saved', async () => {
     const body = statusBody('wamid.0', 'sent');
@@ -67,17 +86,7 @@ describe('the WhatsApp webhook', () => {
   it('answers the handshake with the challenge only for the saved verify token', async () => {
     const saved = await server.api('PUT', '/api/admin/delivery', {
       token: server.adminToken,
-      body: {
-        mode: 'cloud_api',
-        cloud_api: {
-          graph_url: meta.url,
-          phone_number_id: phoneNumberId,
-          business_account_id: businessAccountId,
-          access_token: accessToken,
-          app_secret: appSecret,
-          verify_token: verifyToken,
-        },
-      },
+      body: { mode: 'cloud_api', cloud_api: cloudApi() },
     });
     expect(saved.status).toBe(200);
     const right = await server.api(
@@ -134,6 +143,31 @@ describe('the WhatsApp webhook', () => {
     const rows = await kept();
     expect(rows.length).toBe(before + 60);
     for (const body of bodies) expect(rows.filter((row) => row.body === body)).toHaveLength(1);
+  });
+
+  it('checks each of a burst on its own, against the app secret saved when it arrives', async () => {
+    // Deliveries that arrive together share one read of the settings (decision 229).
+    const before = (await kept()).length;
+    const bodies = Array.from({ length: 20 }, (_, i) => statusBody(`wamid.mixed-${i}`, 'sent'));
+    const forged = (i: number) => i % 2 === 1;
+    const answers = await Promise.all(
+      bodies.map((body, i) => post(body, sign(body, forged(i) ? 'rahasia-lain' : appSecret))),
+    );
+    expect(answers.map((answer) => answer.status)).toEqual(
+      bodies.map((_, i) => (forged(i) ? 401 : 200)),
+    );
+    const rows = await kept();
+    expect(rows.length).toBe(before + 10);
+    for (const [i, body] of bodies.entries())
+      expect(rows.filter((row) => row.body === body)).toHaveLength(forged(i) ? 0 : 1);
+
+    // A new app secret counts from the next delivery on: the old one signs nothing any more.
+    await saveAppSecret('rahasia-baru');
+    const body = statusBody('wamid.after-change', 'sent');
+    expectCleanError(await post(body, sign(body)), 401);
+    expect((await post(body, sign(body, 'rahasia-baru'))).status).toBe(200);
+    await saveAppSecret(appSecret);
+    expectCleanError(await post(body, sign(body, 'rahasia-baru')), 401);
   });
 
   it('answers 500, not 200, when the deliveries cannot be kept', async () => {
