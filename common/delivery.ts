@@ -236,7 +236,7 @@ export const DeviceSchema = z.object({
   paused_until: z.string().nullable(),
   pause_reason: z.string().nullable(),
   error_code: z.number().nullable(),
-  /** Numbers it sent since midnight, Asia/Jakarta. */
+  /** Numbers it took since midnight, Asia/Jakarta, as its daily limit counts them. */
   sent_today: z.number(),
 });
 export type Device = z.infer<typeof DeviceSchema>;

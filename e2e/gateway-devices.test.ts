@@ -86,7 +86,7 @@ describe('gateway devices', () => {
     expect(await row.getByText('Terhubung').count()).toBe(1);
     await row.getByText('+6281100000077').waitFor();
     expect(await row.getByRole('img').count()).toBe(0);
-    expect(await row.getByText('Terkirim hari ini:').textContent()).toContain('0 / 500');
+    expect(await row.getByText('Kiriman hari ini:').textContent()).toContain('0 / 500');
     await shot(page, 'gateway-device-working-desktop');
   });
 

@@ -184,7 +184,7 @@ function DeviceRow({ device, dailyLimit }: { device: Device; dailyLimit: number 
         </p>
       )}
       <p className="text-sm">
-        Terkirim hari ini:{' '}
+        Kiriman hari ini:{' '}
         <span className="font-medium">
           {formatNumber(device.sent_today)} / {formatNumber(dailyLimit)}
         </span>

@@ -1,13 +1,13 @@
 // The gateway's devices: one WAHA session each. Sebar keeps each device's last heard status (the
 // session.status webhooks update it; the list asks WAHA afresh when it can), what it sent today,
 // and its own pause. Adding one creates the session with its webhook pointing back at Sebar.
-import { jakartaDayRange } from '#common/dashboard.ts';
 import type { Device, DeviceList } from '#common/delivery.ts';
 import { now, type Db, type DbHandle } from '#server/db/connection.ts';
 import type { GatewayDevicesTable } from '#server/db/schema.ts';
 import { recordAudit } from '#server/modules/audit/audit.service.ts';
 import { conflict, HttpError, notFound } from '#server/plugins/errors.ts';
 import { gatewayConnectionOf, readGateway, type Gateway } from './gateway.service.ts';
+import { takenToday } from './gateway-outbox.ts';
 import type { SecretBox } from './secret-box.ts';
 import {
   createSession,
@@ -54,20 +54,6 @@ const statusOf = (status: unknown): DeviceRow['status'] =>
   (SESSION_STATUSES as readonly unknown[]).includes(status)
     ? (status as DeviceRow['status'])
     : 'FAILED';
-
-/** Numbers each device sent since the start of today (Asia/Jakarta). */
-async function sentToday(db: Db, sessions: string[]): Promise<Map<string, number>> {
-  if (sessions.length === 0) return new Map();
-  const { start } = jakartaDayRange(new Date());
-  const rows = await db
-    .selectFrom('blast_numbers')
-    .select(['device', (eb) => eb.fn.countAll<number | string>().as('count')])
-    .where('device', 'in', sessions)
-    .where('sent_at', '>=', start)
-    .groupBy('device')
-    .execute();
-  return new Map(rows.map((row) => [row.device!, Number(row.count)]));
-}
 
 function deviceOf(row: DeviceRow, sent: Map<string, number>): Device {
   return {
@@ -121,7 +107,7 @@ export async function listDevices(database: DbHandle, box: SecretBox): Promise<D
     }
     rows = await db.selectFrom('gateway_devices').selectAll().orderBy('created_at').execute();
   }
-  const sent = await sentToday(
+  const sent = await takenToday(
     db,
     rows.map((row) => row.session),
   );
@@ -196,7 +182,7 @@ async function deviceRow(db: Db, session: string): Promise<DeviceRow> {
 
 async function answerOf(db: Db, session: string): Promise<Device> {
   const row = await deviceRow(db, session);
-  return deviceOf(row, await sentToday(db, [session]));
+  return deviceOf(row, await takenToday(db, [session]));
 }
 
 /** Adds a device: creates (and starts) its WAHA session, its webhook pointing at `webhookUrl`. */

@@ -3,7 +3,7 @@
 // WORKING device at a human pace: a random gap between sends, sending hours, a daily limit.
 import { jakartaDayRange } from '#common/dashboard.ts';
 import { sendingWindow } from '#common/sending-hours.ts';
-import { isoAt, type DbHandle } from '#server/db/connection.ts';
+import { isoAt, type Db, type DbHandle } from '#server/db/connection.ts';
 import type { GatewayDevicesTable } from '#server/db/schema.ts';
 import { forUpdate, transact } from '#server/db/transaction.ts';
 import { claimedAt } from './outbox.ts';
@@ -37,6 +37,27 @@ export function deviceReady(device: GatewayDevicesTable, at: number): boolean {
 }
 
 /**
+ * The numbers each of `sessions` took since the start of `at`'s day (Asia/Jakarta): what its daily
+ * limit counts, a number being sent or refused by WhatsApp included.
+ */
+export async function takenToday(
+  db: Db,
+  sessions: readonly string[],
+  at = Date.now(),
+): Promise<Map<string, number>> {
+  if (sessions.length === 0) return new Map();
+  const { start } = jakartaDayRange(new Date(at));
+  const rows = await db
+    .selectFrom('blast_numbers')
+    .select(['device', (eb) => eb.fn.countAll<number | string>().as('count')])
+    .where('device', 'in', sessions)
+    .where('claimed_at', '>=', start)
+    .groupBy('device')
+    .execute();
+  return new Map(rows.map((row) => [row.device!, Number(row.count)]));
+}
+
+/**
  * Each ready device whose gap has passed takes the next due number (oldest first), within the
  * sending hours and its daily limit, and draws its next gap. Devices are locked one by one, so
  * several workers never take two numbers for one device at once. Answers what was taken and when
@@ -59,22 +80,21 @@ export async function claimForDevices(
         .where('status', '=', 'WORKING')
         .orderBy('session'),
     ).execute();
-    const { start } = jakartaDayRange(new Date(at));
+    const ready = devices.filter((d) => deviceReady(d, at));
+    const taken = await takenToday(
+      tx.db,
+      ready.map((d) => d.session),
+      at,
+    );
     const claimed: GatewayClaimed[] = [];
     let waitMs = Infinity;
-    for (const device of devices.filter((d) => deviceReady(d, at))) {
+    for (const device of ready) {
       const nextSend = device.next_send_at ? Date.parse(device.next_send_at) : at;
       if (nextSend > at) {
         waitMs = Math.min(waitMs, nextSend - at);
         continue;
       }
-      const today = await tx.db
-        .selectFrom('blast_numbers')
-        .select((eb) => eb.fn.countAll<number>().as('n'))
-        .where('device', '=', device.session)
-        .where('claimed_at', '>=', start)
-        .executeTakeFirstOrThrow();
-      if (Number(today.n) >= pacing.dailyLimitPerDevice) continue;
+      if ((taken.get(device.session) ?? 0) >= pacing.dailyLimitPerDevice) continue;
       const next = await tx.db
         .selectFrom('blast_numbers as n')
         .innerJoin('blasts as b', 'b.id', 'n.blast_id')

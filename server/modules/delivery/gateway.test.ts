@@ -515,6 +515,7 @@ describe('gateway acks', () => {
           state: 'sent',
           device: 'hp-satu',
           provider_message_id: id,
+          claimed_at: new Date().toISOString(),
           sent_at: new Date().toISOString(),
         })
         .where('blast_id', '=', blastId)

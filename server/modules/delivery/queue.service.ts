@@ -14,7 +14,7 @@ import { now, type Db, type DbHandle } from '#server/db/connection.ts';
 import type { DeliveryEngineTable } from '#server/db/schema.ts';
 import { forUpdate, transact } from '#server/db/transaction.ts';
 import { recordAudit } from '#server/modules/audit/audit.service.ts';
-import { deviceReady } from './gateway-outbox.ts';
+import { deviceReady, takenToday } from './gateway-outbox.ts';
 
 const MINUTE_MS = 60_000;
 const DAY_MS = 24 * 60 * 60_000;
@@ -106,7 +106,7 @@ export async function readQueue(db: Db, at = new Date()): Promise<DeliveryQueue>
       .executeTakeFirst(),
   ]);
   const mode = settings?.mode ?? 'manual';
-  const gateway = mode === 'gateway' ? await gatewayPacing(db, at, start) : undefined;
+  const gateway = mode === 'gateway' ? await gatewayPacing(db, at) : undefined;
   const waiting = countOf(states.find((s) => s.state === 'queued'));
   const sending = countOf(states.find((s) => s.state === 'sending'));
   return {
@@ -126,23 +126,17 @@ export async function readQueue(db: Db, at = new Date()): Promise<DeliveryQueue>
   };
 }
 
-/** The gateway's pacing now: its devices' gaps, today's sends against their limits, its hours. */
-async function gatewayPacing(
-  db: Db,
-  at: Date,
-  dayStart: string,
-): Promise<NonNullable<DeliveryQueue['gateway']>> {
-  const [settings, devices, taken] = await Promise.all([
+/** The gateway's pacing now: its devices' gaps, today's takes against their limits, its hours. */
+async function gatewayPacing(db: Db, at: Date): Promise<NonNullable<DeliveryQueue['gateway']>> {
+  const [settings, devices] = await Promise.all([
     db.selectFrom('gateway_settings').selectAll().where('id', '=', 1).executeTakeFirst(),
     db.selectFrom('gateway_devices').selectAll().execute(),
-    // As the daily limit counts them: the numbers each device took since the day began.
-    db
-      .selectFrom('blast_numbers')
-      .select((eb) => eb.fn.countAll<number>().as('n'))
-      .where('device', 'is not', null)
-      .where('claimed_at', '>=', dayStart)
-      .executeTakeFirst(),
   ]);
+  const taken = await takenToday(
+    db,
+    devices.map((device) => device.session),
+    at.getTime(),
+  );
   const pacing = { ...GATEWAY_DEFAULTS, ...settings };
   const ready = devices.filter((device) => deviceReady(device, at.getTime())).length;
   const window = sendingWindow(pacing.sending_hours, at.getTime());
@@ -150,7 +144,7 @@ async function gatewayPacing(
     devices: ready,
     min_delay_seconds: pacing.min_delay_seconds,
     max_delay_seconds: pacing.max_delay_seconds,
-    sent_today: countOf(taken),
+    sent_today: [...taken.values()].reduce((sum, n) => sum + n, 0),
     daily_limit: pacing.daily_limit_per_device * ready,
     sending_hours: pacing.sending_hours,
     open: window.open,

@@ -366,6 +366,17 @@ describe('delivery queue in gateway mode', () => {
       daily_limit: 600,
       sending_hours: '08:00-20:00',
     });
+    // Each device's card counts what its own limit counts: a number being sent has its place.
+    const devices = await gateway.server.api('GET', '/api/admin/delivery/devices', {
+      token: gateway.server.adminToken,
+    });
+    const takenBy = Object.fromEntries(
+      (devices.body.items as { session: string; sent_today: number }[]).map((d) => [
+        d.session,
+        d.sent_today,
+      ]),
+    );
+    expect(takenBy).toMatchObject({ 'hp-satu': 1, 'hp-dua': 1, 'hp-tiga': 0 });
 
     // 21:00 WIB: closed, opening at 08:00 WIB the next morning (01:00 UTC).
     const evening = await readQueue(db, new Date('2026-03-10T14:00:00Z'));
