@@ -29,6 +29,8 @@ export interface DeliveryFixture {
   image(): Promise<string>;
   /** Posts a signed status webhook, as Meta does (taken: 200); answers its body. */
   postStatus(status: MessageStatus): Promise<string>;
+  /** Posts `payload` as a signed webhook, as Meta does (taken: 200); answers its body. */
+  postWebhook(payload: unknown): Promise<string>;
   close(): Promise<void>;
 }
 
@@ -103,6 +105,18 @@ export async function startDeliveryFixture(
 
   const read = async (id: string) =>
     (await server.api('GET', `/api/client/blast-requests/${id}`, { token: client.token })).body;
+  const postWebhook = async (payload: unknown) => {
+    const body = JSON.stringify(payload);
+    const posted = await server.api('POST', WEBHOOK_PATH, {
+      raw: body,
+      headers: {
+        'content-type': 'application/json',
+        'x-hub-signature-256': signBody(body, whatsapp.options.appSecret),
+      },
+    });
+    expect(posted.status).toBe(200);
+    return body;
+  };
   return {
     server,
     whatsapp,
@@ -135,18 +149,8 @@ export async function startDeliveryFixture(
       expect(answer.status, JSON.stringify(answer.body)).toBe(201);
       return answer.body;
     },
-    async postStatus(status) {
-      const body = JSON.stringify(statusWebhook(whatsapp.options, status));
-      const posted = await server.api('POST', WEBHOOK_PATH, {
-        raw: body,
-        headers: {
-          'content-type': 'application/json',
-          'x-hub-signature-256': signBody(body, whatsapp.options.appSecret),
-        },
-      });
-      expect(posted.status).toBe(200);
-      return body;
-    },
+    postStatus: (status) => postWebhook(statusWebhook(whatsapp.options, status)),
+    postWebhook,
     until(id, done, timeoutMs = 20_000) {
       return readUntil(() => read(id), done, timeoutMs, `blast ${id} done`);
     },

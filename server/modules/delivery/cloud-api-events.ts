@@ -4,9 +4,14 @@
 // the transaction that marks the events applied.
 import type { ReportedStatus } from '#common/delivery-states.ts';
 import { now, reportedAt, type DbHandle } from '#server/db/connection.ts';
-import { transact } from '#server/db/transaction.ts';
+import { transact, type Tx } from '#server/db/transaction.ts';
 import { recordIncomingOptOuts } from '#server/modules/opt-outs/opt-outs.service.ts';
-import { applyStatuses, parseCallbackKey, type ReportedMessageStatus } from './send-results.ts';
+import {
+  applyStatuses,
+  haltFor,
+  parseCallbackKey,
+  type ReportedMessageStatus,
+} from './send-results.ts';
 import type { Retrying } from './engine-options.ts';
 import { applyTemplateStatuses } from './templates.service.ts';
 import {
@@ -18,21 +23,42 @@ import {
   splitWaiting,
 } from './webhook-intake.ts';
 
-/** The message statuses a webhook body carries (anything else in it is ignored). */
-export function statusesOf(body: unknown): ReportedMessageStatus[] {
-  const found: ReportedMessageStatus[] = [];
+/** The `value` of each change a webhook body carries. */
+function changeValues(body: unknown): Record<string, unknown>[] {
+  const values: Record<string, unknown>[] = [];
   const entries = (body as { entry?: unknown })?.entry;
   for (const entry of Array.isArray(entries) ? entries : []) {
     const changes = (entry as { changes?: unknown })?.changes;
     for (const change of Array.isArray(changes) ? changes : []) {
-      const statuses = (change as { value?: { statuses?: unknown } })?.value?.statuses;
-      for (const status of Array.isArray(statuses) ? statuses : []) {
-        const parsed = statusOf(status);
-        if (parsed) found.push(parsed);
-      }
+      const value = (change as { value?: unknown })?.value;
+      if (value && typeof value === 'object') values.push(value as Record<string, unknown>);
     }
   }
-  return found;
+  return values;
+}
+
+/** The message statuses a webhook body carries (anything else in it is ignored). */
+export function statusesOf(body: unknown): ReportedMessageStatus[] {
+  return changeValues(body).flatMap((value) =>
+    (Array.isArray(value.statuses) ? value.statuses : []).flatMap((status) => {
+      const parsed = statusOf(status);
+      return parsed ? [parsed] : [];
+    }),
+  );
+}
+
+/**
+ * The codes of the errors a webhook body reports for the business phone number `phoneNumberId`
+ * rather than for one message (`value.errors`: a problem of the system, the app or the account).
+ */
+export function accountErrorsOf(body: unknown, phoneNumberId: string): number[] {
+  return changeValues(body).flatMap((value) => {
+    const metadata = value.metadata as { phone_number_id?: unknown } | undefined;
+    if (metadata?.phone_number_id !== phoneNumberId || !Array.isArray(value.errors)) return [];
+    return value.errors
+      .map((error) => Number((error as { code?: unknown })?.code))
+      .filter((code) => Number.isInteger(code));
+  });
 }
 
 const REPORTED = new Set(['sent', 'delivered', 'read', 'failed']);
@@ -59,12 +85,34 @@ function statusOf(raw: unknown): ReportedMessageStatus | null {
   };
 }
 
-function statusesIn(body: string): ReportedMessageStatus[] {
+function parsed(body: string): unknown {
   try {
-    return statusesOf(JSON.parse(body));
+    return JSON.parse(body);
   } catch {
-    return [];
+    return null;
   }
+}
+
+/**
+ * Halts the engine when Meta reports, for Sebar's phone number, an error of the account or the app
+ * that halts it when a send meets it (a restricted sender, a bad token, a locked account).
+ */
+async function haltForAccountErrors(tx: Tx, bodies: unknown[], retrying: Retrying) {
+  const reporting = bodies.filter((body) =>
+    changeValues(body).some((value) => Array.isArray(value.errors)),
+  );
+  if (reporting.length === 0) return;
+  const settings = await tx.db
+    .selectFrom('delivery_settings')
+    .select('phone_number_id')
+    .where('id', '=', 1)
+    .executeTakeFirst();
+  if (!settings) return;
+  await haltFor(
+    tx,
+    reporting.flatMap((body) => accountErrorsOf(body, settings.phone_number_id)),
+    retrying,
+  );
 }
 
 /**
@@ -80,10 +128,10 @@ export async function applyEvents(
 ): Promise<number> {
   if (!(await anyDueEvents(database, 'whatsapp'))) return 0;
   return transact(database, async (tx) => {
-    const events = (await pendingEvents(tx, 'whatsapp', limit)).map((event) => ({
-      ...event,
-      statuses: statusesIn(event.body),
-    }));
+    const events = (await pendingEvents(tx, 'whatsapp', limit)).map((event) => {
+      const body = parsed(event.body);
+      return { ...event, parsed: body, statuses: statusesOf(body) };
+    });
     if (events.length === 0) return 0;
     const unknown = await applyStatuses(
       tx,
@@ -94,6 +142,11 @@ export async function applyEvents(
     // with; its event waits a little for the answer, then is kept as applied (not Sebar's).
     const { done, waiting } = splitWaiting(events, (e) =>
       e.statuses.some((status) => unknown.has(status.id)),
+    );
+    await haltForAccountErrors(
+      tx,
+      done.map((e) => e.parsed),
+      retrying,
     );
     // Keyword messages in the events put their senders on the opt-out list, once per event.
     await recordIncomingOptOuts(tx, done);

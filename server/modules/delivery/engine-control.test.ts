@@ -2,6 +2,8 @@
 // unique recipients, a restricted sender (pause), a bad token (stop) and a client's cancel.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { strandingMessage } from '#common/blast-rules.ts';
+import { webhookError } from '#local-apis/cloud-api/errors.ts';
+import { messagesWebhook } from '#local-apis/cloud-api/statuses.ts';
 import { checkLedger } from '#server/db/ledger-check.ts';
 import { DELIVERED_BY_ENGINE } from '#server/modules/blasts/blast-settlement.service.ts';
 import {
@@ -9,6 +11,7 @@ import {
   startDeliveryFixture,
   type DeliveryFixture,
 } from '#server/test/delivery-fixture.ts';
+import { readUntil } from '#server/test/processes.ts';
 
 const RESTRICTED = numberEnding(7001, '3680');
 const BAD_TOKEN = numberEnding(7002, '1900');
@@ -108,6 +111,46 @@ describe('a restricted sender and a bad token', () => {
     expect(resumed.status).toBe(200);
     for (const blast of [created, other]) await f.until(blast.id, (b) => b.status === 'completed');
     expect(sendsTo([BAD_TOKEN])).toHaveLength(1);
+  });
+});
+
+describe('an error Meta reports by webhook for the account, not for a message', () => {
+  const accountError = (code: number, phoneNumberId = f.whatsapp.options.phoneNumberId) =>
+    messagesWebhook({ ...f.whatsapp.options, phoneNumberId }, { errors: [webhookError(code)] });
+  const unapplied = async () =>
+    (
+      await f.server.database.db
+        .selectFrom('webhook_events')
+        .select('id')
+        .where('processed_at', 'is', null)
+        .execute()
+    ).length;
+
+  it('stops the engine as a send meeting it would, and not for another phone number', async () => {
+    const before = await f.blast([numberEnding(7249, '2000')]);
+    await f.until(before.id, (b) => b.status === 'completed');
+    // Another phone number of the business account is locked, and Sebar's hits a rate limit:
+    // neither halts Sebar's sends.
+    await f.postWebhook(accountError(131031, '999888777666555'));
+    await f.postWebhook(accountError(130429));
+    await readUntil(unapplied, (n) => n === 0, 10_000, 'the events applied');
+    expect((await engineRow()).state).toBe('running');
+
+    await f.postWebhook(accountError(131031));
+    const stopped = await readUntil(engineRow, (e) => e.state === 'stopped', 10_000, 'the stop');
+    expect(stopped).toMatchObject({
+      error_code: 131031,
+      reason: 'Akun WhatsApp Business dikunci Meta',
+    });
+    const waiting = await f.blast([numberEnding(7250, '2000')]);
+    await sleep(300);
+    expect(sendsTo([waiting.numbers[0].number])).toHaveLength(0);
+    const resumed = await f.server.api('POST', '/api/admin/delivery/resume', {
+      token: f.server.adminToken,
+    });
+    expect(resumed.status).toBe(200);
+    await f.until(waiting.id, (b) => b.status === 'completed');
+    expect(sendsTo([waiting.numbers[0].number])).toHaveLength(1);
   });
 });
 

@@ -337,6 +337,21 @@ function backoff(attempts: number, { retryBaseMs }: Retrying): number {
   return Math.min(retryBaseMs * 2 ** Math.max(attempts - 1, 0), 10 * 60 * 1000);
 }
 
+/**
+ * Halts the engine as the worst of `codes` asks (a stop before a pause), when one of them does:
+ * errors Meta reports for the account rather than for one message.
+ */
+export async function haltFor(tx: Tx, codes: readonly number[], retrying: Retrying) {
+  let halt: EngineHalt | null = null;
+  for (const code of codes) {
+    const { handling } = errorMeaning(code);
+    if (handling !== 'pause' && handling !== 'stop') continue;
+    if (!halt || handling === 'stop')
+      halt = { state: handling === 'stop' ? 'stopped' : 'paused', code };
+  }
+  if (halt) await haltEngine(tx, halt, retrying);
+}
+
 async function haltEngine(tx: Tx, halt: EngineHalt, retrying: Retrying) {
   const at = now();
   await holdEngine(tx, at);
