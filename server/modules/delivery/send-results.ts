@@ -143,7 +143,7 @@ export async function recordResults(
 ): Promise<EngineHalt | null> {
   if (results.length === 0) return null;
   return transact(database, async (tx) => {
-    let halt: EngineHalt | null = null;
+    const haltCodes: number[] = [];
     const templateRefusals = new Map<string, { templateId: string; code: number; at: string }>();
     const byBlast = groupBy(results, (r) => r.blastId);
     for (const blastId of [...byBlast.keys()].sort()) {
@@ -158,8 +158,8 @@ export async function recordResults(
       for (const result of mine) {
         const row = rows.get(result.idx);
         if (!row) continue;
-        const { change, halts } = resultChange(row, result, retrying);
-        if (halts && (!halt || halts.state === 'stopped')) halt = halts;
+        const { change, haltCode } = resultChange(row, result, retrying);
+        if (haltCode !== undefined) haltCodes.push(haltCode);
         if (change) {
           rows.set(row.idx, { ...row, ...change });
           changed.set(row.idx, rows.get(row.idx)!);
@@ -175,8 +175,7 @@ export async function recordResults(
       const { code, at } = templateRefusals.get(templateId)!;
       await applyTemplateRefusal(tx, templateId, code, at);
     }
-    if (halt) await haltEngine(tx, halt, retrying);
-    return halt;
+    return haltFor(tx, haltCodes, retrying);
   });
 }
 
@@ -221,7 +220,7 @@ function resultChange(
   row: NumberRow,
   { outcome, at, attempt }: SendResult,
   retrying: Retrying,
-): { change: Partial<NumberRow> | null; halts?: EngineHalt } {
+): { change: Partial<NumberRow> | null; haltCode?: number } {
   // A webhook said this message failed and the number went on to another attempt (decision 227):
   // the late answer is of a message that never arrived.
   if (attempt !== undefined && attempt !== row.attempts) return { change: null };
@@ -297,7 +296,7 @@ function sendAgain(
   atMs: number,
   retrying: Retrying,
   { sent }: { sent: boolean },
-): { change: Partial<NumberRow>; halts?: EngineHalt } | null {
+): { change: Partial<NumberRow>; haltCode?: number } | null {
   const meaning = errorMeaning(error.error_code);
   const again = (when: number, { waiting = false } = {}) => ({
     change: {
@@ -312,10 +311,7 @@ function sendAgain(
     case 'stop':
       return {
         ...again(atMs, { waiting: true }),
-        halts: {
-          state: meaning.handling === 'stop' ? 'stopped' : 'paused',
-          code: error.error_code!,
-        },
+        haltCode: error.error_code!,
       };
     case 'hold':
       // The refusal pauses the template too, which holds its other numbers.
@@ -339,9 +335,14 @@ function backoff(attempts: number, { retryBaseMs }: Retrying): number {
 
 /**
  * Halts the engine as the worst of `codes` asks (a stop before a pause), when one of them does:
- * errors Meta reports for the account rather than for one message.
+ * the errors met by sends, reported in failed statuses, or reported for the account. Answers the
+ * halt, or null.
  */
-export async function haltFor(tx: Tx, codes: readonly number[], retrying: Retrying) {
+export async function haltFor(
+  tx: Tx,
+  codes: readonly number[],
+  retrying: Retrying,
+): Promise<EngineHalt | null> {
   let halt: EngineHalt | null = null;
   for (const code of codes) {
     const { handling } = errorMeaning(code);
@@ -350,6 +351,7 @@ export async function haltFor(tx: Tx, codes: readonly number[], retrying: Retryi
       halt = { state: handling === 'stop' ? 'stopped' : 'paused', code };
   }
   if (halt) await haltEngine(tx, halt, retrying);
+  return halt;
 }
 
 async function haltEngine(tx: Tx, halt: EngineHalt, retrying: Retrying) {
@@ -412,7 +414,7 @@ export async function applyStatuses(
     if (!where) unknown.add(status.id);
     return where ? [{ ...status, blastId: where.blastId, idx: where.idx }] : [];
   });
-  let halt: EngineHalt | null = null;
+  const haltCodes: number[] = [];
   const byBlast = groupBy(located, (s) => s.blastId);
   for (const blastId of [...byBlast.keys()].sort()) {
     const blast = await lockIfPresent(tx, blastId);
@@ -423,18 +425,18 @@ export async function applyStatuses(
     for (const [idx, reported] of groupBy(mine, (s) => s.idx)) {
       const row = rows.get(idx);
       if (!row || row.state === null) continue;
-      const { change, halts } = statusesChange(
+      const { change, haltCode } = statusesChange(
         row,
         reported.filter((status) => ofLastAttempt(row, status)),
         retrying && { ...retrying, open: blast.status === 'pending' },
       );
-      if (halts && (!halt || halts.state === 'stopped')) halt = halts;
+      if (haltCode !== undefined) haltCodes.push(haltCode);
       changed.push({ ...row, ...change });
     }
     await writeDeliveries(tx, changed);
     await settleDelivery(tx, blastId);
   }
-  if (halt && retrying) await haltEngine(tx, halt, retrying);
+  if (retrying) await haltFor(tx, haltCodes, retrying);
   return unknown;
 }
 
@@ -452,7 +454,7 @@ function statusesChange(
   row: NumberRow,
   reported: readonly ReportedMessageStatus[],
   retrying: (Retrying & { open: boolean }) | null,
-): { change: Partial<NumberRow>; halts?: EngineHalt } {
+): { change: Partial<NumberRow>; haltCode?: number } {
   let track = trackOf(row);
   let messageId = row.provider_message_id;
   let title = row.error_title;
@@ -467,15 +469,15 @@ function statusesChange(
   }
   // A failure that names its error may not be final (WAHA's acks name none); a restricted
   // sender or a bad token halts the engine whatever becomes of the number.
-  let halts: EngineHalt | undefined;
+  let haltCode: number | undefined;
   if (retrying && track.state === 'failed' && row.state !== 'failed' && track.error_code !== null) {
     const error = { error_code: track.error_code, error_title: title };
     const retry = sendAgain(row, error, failedAt, retrying, { sent: true });
-    halts = retry?.halts;
+    haltCode = retry?.haltCode;
     // Its message never arrived: the number waits again, and its next attempt is a new message.
     const again = { status: 'pending' as const, provider_message_id: null, sent_at: null };
     if (retry && retrying.open)
-      return { change: { ...retry.change, ...again, failed_at: null }, halts };
+      return { change: { ...retry.change, ...again, failed_at: null }, haltCode };
   }
   // A message that got through (its status may come before its send's answer is recorded)
   // leaves no error of an earlier attempt behind.
@@ -486,6 +488,6 @@ function statusesChange(
       error_title: through ? null : title,
       next_attempt_at: null,
     }),
-    halts,
+    haltCode,
   };
 }
