@@ -198,6 +198,8 @@ describe('closing', () => {
     await once(socket, 'connect');
     let answer = '';
     socket.on('data', (chunk: Buffer) => (answer += chunk.toString()));
+    // The server's end of the connection comes after all it wrote (its answer is read by then).
+    const ended = once(socket, 'end');
     // A keep-alive client's sign-in, its head and part of its body sent when the close begins.
     const body = JSON.stringify({ email: 'tidak-ada@sebar.test', password: 'bukan-sandinya' });
     socket.write(
@@ -210,6 +212,7 @@ describe('closing', () => {
     await sleep(100);
     socket.write(body.slice(10));
     await closed;
+    await ended;
     // Node keeps such a connection open for the keep-alive timeout (72 s) unless it is ended.
     expect(Date.now() - started).toBeLessThan(10_000);
     expect(answer).toMatch(/^HTTP\/1\.1 401 /);
