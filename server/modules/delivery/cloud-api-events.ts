@@ -9,6 +9,7 @@ import { recordIncomingOptOuts } from '#server/modules/opt-outs/opt-outs.service
 import {
   applyStatuses,
   haltFor,
+  type EngineHalt,
   parseCallbackKey,
   type ReportedMessageStatus,
 } from './send-results.ts';
@@ -93,47 +94,44 @@ function parsed(body: string): unknown {
   }
 }
 
-/**
- * Halts the engine when Meta reports, for Sebar's phone number, an error of the account or the app
- * that halts it when a send meets it (a restricted sender, a bad token, a locked account).
- */
-async function haltForAccountErrors(tx: Tx, bodies: unknown[], retrying: Retrying) {
+/** The codes of the errors Meta reports in `bodies` for Sebar's phone number. */
+async function accountErrors(tx: Tx, bodies: unknown[]): Promise<number[]> {
   const reporting = bodies.filter((body) =>
     changeValues(body).some((value) => Array.isArray(value.errors)),
   );
-  if (reporting.length === 0) return;
+  if (reporting.length === 0) return [];
   const settings = await tx.db
     .selectFrom('delivery_settings')
     .select('phone_number_id')
     .where('id', '=', 1)
     .executeTakeFirst();
-  if (!settings) return;
-  await haltFor(
-    tx,
-    reporting.flatMap((body) => accountErrorsOf(body, settings.phone_number_id)),
-    retrying,
-  );
+  if (!settings) return [];
+  return reporting.flatMap((body) => accountErrorsOf(body, settings.phone_number_id));
 }
 
 /**
  * Applies the kept webhook events not applied yet, in the order they became due, `limit` at a
  * time: each status moves its number forward only (a repeat or a late one changes at most a
  * missing timestamp), the blasts are settled, and the events are marked applied in the same
- * transaction; one that waits for its send's answer is put back. Answers how many events it took.
+ * transaction; one that waits for its send's answer is put back. An error that halts the engine
+ * when a send meets it (a restricted sender, a bad token, a locked account) halts it too, whether
+ * a failed status or the account's errors report it. Answers how many events it took, and the
+ * halt.
  */
 export async function applyEvents(
   database: DbHandle,
   retrying: Retrying,
   limit = EVENT_BATCH,
-): Promise<number> {
-  if (!(await anyDueEvents(database, 'whatsapp'))) return 0;
+): Promise<{ taken: number; halt: EngineHalt | null }> {
+  const none = { taken: 0, halt: null };
+  if (!(await anyDueEvents(database, 'whatsapp'))) return none;
   return transact(database, async (tx) => {
     const events = (await pendingEvents(tx, 'whatsapp', limit)).map((event) => {
       const body = parsed(event.body);
       return { ...event, parsed: body, statuses: statusesOf(body) };
     });
-    if (events.length === 0) return 0;
-    const unknown = await applyStatuses(
+    if (events.length === 0) return none;
+    const { unknown, haltCodes } = await applyStatuses(
       tx,
       events.flatMap((e) => e.statuses),
       retrying,
@@ -143,17 +141,17 @@ export async function applyEvents(
     const { done, waiting } = splitWaiting(events, (e) =>
       e.statuses.some((status) => unknown.has(status.id)),
     );
-    await haltForAccountErrors(
+    const accountCodes = await accountErrors(
       tx,
       done.map((e) => e.parsed),
-      retrying,
     );
+    const halt = await haltFor(tx, [...haltCodes, ...accountCodes], retrying);
     // Keyword messages in the events put their senders on the opt-out list, once per event.
     await recordIncomingOptOuts(tx, done);
     // Meta's template status webhooks come to the same URL: a paused template leaves the clients.
     await applyTemplateStatuses(tx, done);
     await markApplied(tx, done);
     await putBack(tx, waiting);
-    return events.length;
+    return { taken: events.length, halt };
   });
 }

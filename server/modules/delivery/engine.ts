@@ -140,8 +140,9 @@ export class DeliveryEngine {
   private async recordStep(): Promise<number> {
     const { database } = this.context;
     await this.flush();
-    const taken =
-      (await applyEvents(database, this.options)) + (await applyGatewayEvents(database));
+    const meta = await applyEvents(database, this.options);
+    if (meta.halt) this.context.log.warn({ halt: meta.halt }, 'delivery engine halted');
+    const taken = meta.taken + (await applyGatewayEvents(database));
     if (Date.now() - this.lastSweep > 1000) {
       this.lastSweep = Date.now();
       await requeueUnanswered(database, this.unansweredMs());

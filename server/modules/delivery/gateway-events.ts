@@ -117,7 +117,7 @@ export async function applyGatewayEvents(database: DbHandle, limit = EVENT_BATCH
     }
 
     await adoptLostSends(tx, events);
-    const unknown = await applyStatuses(
+    const { unknown } = await applyStatuses(
       tx,
       events.flatMap((e) => (e.ack ? [e.ack] : [])),
       null,

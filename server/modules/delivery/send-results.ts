@@ -382,18 +382,20 @@ export interface ReportedMessageStatus {
 }
 
 /**
- * Applies the statuses; answers the message ids of those that name no known number. With
- * `retrying` (Meta's statuses), a message that failed with an error that is not final sends its
- * number again (a restricted sender or a bad token also halt the engine, as a refused send does);
- * without it (WAHA's acks, which name no error), every failure is final. A status of an earlier
- * attempt than the number's last (a message that failed, sent again since) changes nothing.
+ * Applies the statuses. Answers the message ids of those that name no known number, and the codes
+ * of their errors that halt the engine (a restricted sender, a bad token: the caller halts it, as
+ * a refused send does). With `retrying` (Meta's statuses), a message that failed with an error
+ * that is not final sends its number again; without it (WAHA's acks, which name no error), every
+ * failure is final. A status of an earlier attempt than the number's last (a message that failed,
+ * sent again since) changes nothing.
  */
 export async function applyStatuses(
   tx: Tx,
   statuses: ReportedMessageStatus[],
   retrying: Retrying | null,
-): Promise<Set<string>> {
-  if (statuses.length === 0) return new Set();
+): Promise<{ unknown: Set<string>; haltCodes: number[] }> {
+  const haltCodes: number[] = [];
+  if (statuses.length === 0) return { unknown: new Set(), haltCodes };
   // Each status finds its number by the message id, or by the key it was sent with.
   const byMessage = new Map(
     (
@@ -414,7 +416,6 @@ export async function applyStatuses(
     if (!where) unknown.add(status.id);
     return where ? [{ ...status, blastId: where.blastId, idx: where.idx }] : [];
   });
-  const haltCodes: number[] = [];
   const byBlast = groupBy(located, (s) => s.blastId);
   for (const blastId of [...byBlast.keys()].sort()) {
     const blast = await lockIfPresent(tx, blastId);
@@ -436,8 +437,7 @@ export async function applyStatuses(
     await writeDeliveries(tx, changed);
     await settleDelivery(tx, blastId);
   }
-  if (retrying) await haltFor(tx, haltCodes, retrying);
-  return unknown;
+  return { unknown, haltCodes };
 }
 
 /** Whether a status is of the number's last message: by its id, or by the attempt it names. */

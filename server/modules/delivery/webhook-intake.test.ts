@@ -84,7 +84,10 @@ it('an idle worker looks at its queues without waiting for another writer', asyn
   try {
     await holding;
     const blocked = new Promise<string>((resolve) => setTimeout(() => resolve('blocked'), 1000));
-    expect(await Promise.race([applyEvents(handle, ENGINE_DEFAULTS), blocked])).toBe(0);
+    expect(await Promise.race([applyEvents(handle, ENGINE_DEFAULTS), blocked])).toEqual({
+      taken: 0,
+      halt: null,
+    });
     expect(await Promise.race([applyGatewayEvents(handle), blocked])).toBe(0);
     const waits = { cloudApiMs: 15_000, gatewayMs: 60_000 };
     expect(await Promise.race([requeueUnanswered(handle, waits), blocked])).toBe(0);
