@@ -178,7 +178,8 @@ describe('a Cloud API blast’s numbers', () => {
     await dialog.waitFor();
     await markPage(page);
     expect(await stateOf(page, 0)).toBe('Terkirim');
-    expect(await stateOf(page, 1)).toBe('Gagal');
+    // Named as the totals count it: 'No WA', not 'Gagal'.
+    expect(await stateOf(page, 1)).toBe('No WA');
     expect(await row(page, 1).locator('[data-delivery-reason]').textContent()).toBe(
       errorMeaning(131026).reason,
     );
@@ -267,6 +268,7 @@ describe('a Cloud API blast’s numbers', () => {
     expect(await row(page, 4).locator('[data-delivery-reason]').textContent()).toBe(
       errorMeaning(131049).reason,
     );
+    expect(await stateOf(page, 1)).toBe('Tidak ada WA');
     expect(await dialog.getByRole('button', { name: 'Edit Status' }).count()).toBe(0);
     expect(await dialog.locator('[data-summary="success"] dd').textContent()).toBe('3');
     await dialog

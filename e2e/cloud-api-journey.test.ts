@@ -2,8 +2,8 @@
 // API (no step simulated): the admin sets up the Cloud API on 'Pengiriman', tests the connection,
 // syncs templates and enables the one with an image header; a client sends a template blast with
 // an image to six numbers and watches its detail, without a reload, as the numbers turn Terkirim,
-// Diterima, Dibaca and Gagal with their reasons; the refund of the two failures shows in History
-// Poin. The double's own records say the image went up once and every number got one message.
+// Diterima, Dibaca, Gagal and No WA with their reasons; the refund of the two failures shows in
+// History Poin. The double's own records say the image went up once and every number got one message.
 // Then Meta pauses the template: 'Pengiriman' shows it paused and the client is no longer offered
 // it, until Meta approves it again.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -175,7 +175,7 @@ describe('a Cloud API blast from setup to refund', () => {
     await expectFinalStates(
       dialog,
       {
-        [wa(NUMBERS.noWa)]: 'Gagal',
+        [wa(NUMBERS.noWa)]: 'No WA',
         [wa(NUMBERS.held)]: 'Gagal',
         [wa(NUMBERS.delivered)]: 'Diterima',
         [wa(NUMBERS.readA)]: 'Dibaca',

@@ -7,7 +7,7 @@ import { Alert } from '#client/components/ui/alert.tsx';
 import { Button } from '#client/components/ui/button.tsx';
 import { PageSpinner } from '#client/components/ui/spinner.tsx';
 import { formatNumber } from '#client/lib/format.ts';
-import { useAdminBlast } from './admin-api.ts';
+import { ADMIN_NUMBER_STATUS_LABELS, useAdminBlast } from './admin-api.ts';
 import {
   BlastContent,
   BlastDetailShell,
@@ -45,7 +45,10 @@ export function CloudApiBlastDetail({
         {/* A later read that fails keeps the numbers already shown. */}
         {detail.data ? (
           <>
-            <DeliveryNumberList numbers={detail.data.numbers} />
+            <DeliveryNumberList
+              numbers={detail.data.numbers}
+              statusLabels={ADMIN_NUMBER_STATUS_LABELS}
+            />
             <StatusSummary statuses={detail.data.numbers.map((n) => n.status)} />
           </>
         ) : detail.isPending ? (

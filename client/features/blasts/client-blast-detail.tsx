@@ -22,7 +22,7 @@ import { runAction } from '#client/components/ui/toast.ts';
 import { errorMessage } from '#client/lib/api-client.ts';
 import { cn } from '#client/lib/cn.ts';
 import { formatDateTime, formatNumber, percentDone } from '#client/lib/format.ts';
-import { useCancelBlast, useClientBlast } from './client-api.ts';
+import { CLIENT_NUMBER_STATUS_LABELS, useCancelBlast, useClientBlast } from './client-api.ts';
 import { BlastStatusBadge, NumberStatusBadge } from './client-blast-status.tsx';
 import { beingSent } from './live-refresh.ts';
 import { SpintaxNote } from './spintax-preview.tsx';
@@ -67,7 +67,7 @@ function DetailBody({ blast }: { blast: BlastDetail }) {
           <h3 className="text-sm font-semibold">
             Nomor Tujuan ({formatNumber(blast.total_numbers)})
           </h3>
-          <DeliveryNumberList numbers={blast.numbers} />
+          <DeliveryNumberList numbers={blast.numbers} statusLabels={CLIENT_NUMBER_STATUS_LABELS} />
         </section>
       ) : (
         <BlastNumbers blast={blast} />

@@ -1,7 +1,8 @@
-// A Cloud API blast's numbers with their delivery, on both detail screens: the state as a badge
-// (WhatsApp's ticks in words), the time it reached that state, the attempts and the reason.
+// An engine blast's numbers with their delivery, on both detail screens: the state as a badge
+// (WhatsApp's ticks in words; a number that did not get through by its status, as the totals
+// count it), the time it reached that state, the attempts and the reason.
 import { Check, CheckCheck, CircleX, Clock, Send, type LucideIcon } from 'lucide-react';
-import type { BlastNumber, NumberDelivery } from '#common/blasts.ts';
+import type { BlastNumber, NumberDelivery, NumberStatus } from '#common/blasts.ts';
 import { DELIVERY_STATE_LABELS, type DeliveryState } from '#common/delivery-states.ts';
 import { Badge, type BadgeProps } from '#client/components/ui/badge.tsx';
 import { cn } from '#client/lib/cn.ts';
@@ -16,12 +17,24 @@ const LOOK: Record<DeliveryState, { icon: LucideIcon; variant: BadgeProps['varia
   failed: { icon: CircleX, variant: 'destructive' },
 };
 
-export function DeliveryStateBadge({ state }: { state: DeliveryState }) {
+/**
+ * The number's delivery state as a badge. A failed one is named by its status in the screen's
+ * words (Gagal, or No WA when the number has no WhatsApp), so the rows add up to the totals.
+ */
+function DeliveryStateBadge({
+  state,
+  status,
+  statusLabels,
+}: {
+  state: DeliveryState;
+  status: NumberStatus;
+  statusLabels: Record<NumberStatus, string>;
+}) {
   const { icon: Icon, variant } = LOOK[state];
   return (
     <Badge variant={variant} data-delivery-state={state}>
       <Icon aria-hidden className={cn(state === 'read' && 'text-sky-600 dark:text-sky-400')} />
-      {DELIVERY_STATE_LABELS[state]}
+      {state === 'failed' ? statusLabels[status] : DELIVERY_STATE_LABELS[state]}
     </Badge>
   );
 }
@@ -78,8 +91,17 @@ function DeliveryNote({ delivery }: { delivery: NumberDelivery }) {
   );
 }
 
-/** Every number of the blast with its delivery, in a list that scrolls at a bounded height. */
-export function DeliveryNumberList({ numbers }: { numbers: readonly BlastNumber[] }) {
+/**
+ * Every number of the blast with its delivery, in a list that scrolls at a bounded height;
+ * `statusLabels` are the screen's names of a number's status.
+ */
+export function DeliveryNumberList({
+  numbers,
+  statusLabels,
+}: {
+  numbers: readonly BlastNumber[];
+  statusLabels: Record<NumberStatus, string>;
+}) {
   return (
     <ol
       className="max-h-72 divide-y overflow-y-auto rounded-lg border text-sm"
@@ -95,7 +117,15 @@ export function DeliveryNumberList({ numbers }: { numbers: readonly BlastNumber[
         >
           <span className="text-right text-xs text-muted-foreground">{n.index + 1}.</span>
           <span className="break-all font-mono">{n.number}</span>
-          {n.delivery ? <DeliveryStateBadge state={n.delivery.state} /> : <span />}
+          {n.delivery ? (
+            <DeliveryStateBadge
+              state={n.delivery.state}
+              status={n.status}
+              statusLabels={statusLabels}
+            />
+          ) : (
+            <span />
+          )}
           {n.delivery && <DeliveryNote delivery={n.delivery} />}
         </li>
       ))}
