@@ -1,5 +1,6 @@
 // One test command: API tests on SQLite and on PostgreSQL, pure tests once (common, client,
-// bench, local-apis), browser tests in Chromium.
+// bench, local-apis), browser tests in Chromium. Test files run one per CPU; the browser tests
+// run one at a time after them (decision 233).
 import { defineConfig } from 'vitest/config';
 
 const serverTests = ['server/**/*.test.ts'];
@@ -7,6 +8,7 @@ const serverTests = ['server/**/*.test.ts'];
 export default defineConfig({
   test: {
     reporters: ['default', './test-summary-reporter.ts'],
+    maxWorkers: '100%',
     projects: [
       {
         test: {
