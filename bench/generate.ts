@@ -9,6 +9,12 @@ import { sql } from 'kysely';
 import pg from 'pg';
 import type { DbHandle } from '#server/db/connection.ts';
 import { openPostgres } from '#server/db/postgres.ts';
+import type {
+  BlastsTable,
+  PointRequestsTable,
+  PointTransactionsTable,
+  UsersTable,
+} from '#server/db/schema.ts';
 import { openSqlite } from '#server/db/sqlite.ts';
 import { checkLedger } from '#server/db/ledger-check.ts';
 import { migrate } from '#server/db/migrate.ts';
@@ -62,58 +68,15 @@ function random(seed: number) {
   };
 }
 
-interface UserRow {
-  id: string;
-  username: string;
-  email: string;
-  password_hash: string;
-  role: 'client';
-  points: number;
-  ledger_seq: number;
-  is_active: number;
-  token_version: number;
-  created_at: string;
-  updated_at: string;
-}
-interface RequestRow {
-  id: string;
-  user_id: string;
-  points_requested: number;
-  amount_paid: number;
-  status: 'pending' | 'approved' | 'rejected';
-  payment_proof_url: string | null;
-  created_at: string;
-  processed_at: string | null;
-  processed_by: string | null;
-}
-interface BlastRow {
-  id: string;
-  user_id: string;
-  message: string;
-  image_url: null;
-  total_numbers: number;
-  status: 'pending' | 'completed' | 'rejected' | 'cancelled';
-  successful_count: number;
-  failed_count: number;
-  no_wa_count: number;
-  refund_points: number;
-  points_used: number;
-  admin_notes: string | null;
-  created_at: string;
-  processed_at: string | null;
-}
-interface LedgerRow {
-  id: string;
-  user_id: string;
-  seq: number;
-  type: 'topup' | 'usage' | 'refund' | 'adjustment';
-  delta: number;
-  balance_after: number;
-  description: string;
-  point_request_id: string | null;
-  blast_id: string | null;
-  created_at: string;
-}
+// The rows the generator writes: the schema's own types, without the columns left to their
+// defaults (a generated blast is a manual one with nothing opted out).
+type UserRow = UsersTable;
+type RequestRow = PointRequestsTable;
+type BlastRow = Omit<
+  BlastsTable,
+  'delivery_mode' | 'template' | 'media_id' | 'media_uploaded_at' | 'opted_out_count'
+>;
+type LedgerRow = PointTransactionsTable;
 interface ClientData {
   user: UserRow;
   requests: RequestRow[];
