@@ -48,18 +48,36 @@ export function statusesOf(body: unknown): ReportedMessageStatus[] {
   );
 }
 
+/** An error Meta reports for the business phone number rather than for one message. */
+export interface AccountError {
+  code: number;
+  title: string | null;
+}
+
 /**
- * The codes of the errors a webhook body reports for the business phone number `phoneNumberId`
- * rather than for one message (`value.errors`: a problem of the system, the app or the account).
+ * The errors a webhook body reports for the business phone number `phoneNumberId` rather than
+ * for one message (`value.errors`: a problem of the system, the app or the account).
  */
-export function accountErrorsOf(body: unknown, phoneNumberId: string): number[] {
+export function accountErrorsOf(body: unknown, phoneNumberId: string): AccountError[] {
   return changeValues(body).flatMap((value) => {
     const metadata = value.metadata as { phone_number_id?: unknown } | undefined;
     if (metadata?.phone_number_id !== phoneNumberId || !Array.isArray(value.errors)) return [];
-    return value.errors
-      .map((error) => Number((error as { code?: unknown })?.code))
-      .filter((code) => Number.isInteger(code));
+    return value.errors.flatMap((raw) => {
+      const { code, title } = errorOf(raw);
+      return code === null ? [] : [{ code, title }];
+    });
   });
+}
+
+/** A Meta error object's code and title (its message when it has none), as Sebar keeps them. */
+function errorOf(raw: unknown): { code: number | null; title: string | null } {
+  const error = raw as { code?: unknown; title?: unknown; message?: unknown } | null | undefined;
+  const code = Number(error?.code);
+  const title = error?.title ?? error?.message;
+  return {
+    code: Number.isInteger(code) ? code : null,
+    title: typeof title === 'string' ? title.slice(0, 500) : null,
+  };
 }
 
 const REPORTED = new Set(['sent', 'delivered', 'read', 'failed']);
@@ -70,19 +88,15 @@ function statusOf(raw: unknown): ReportedMessageStatus | null {
     status?: unknown;
     timestamp?: unknown;
     biz_opaque_callback_data?: unknown;
-    errors?: { code?: unknown; title?: unknown; message?: unknown }[];
+    errors?: unknown[];
   };
   if (typeof status?.id !== 'string' || !REPORTED.has(String(status.status))) return null;
-  const error = Array.isArray(status.errors) ? status.errors[0] : undefined;
-  const code = Number(error?.code);
-  const title = error?.title ?? error?.message;
   return {
     id: status.id,
     status: status.status as ReportedStatus,
     at: reportedAt(Number(status.timestamp) * 1000, now()),
     callback: parseCallbackKey(status.biz_opaque_callback_data),
-    code: Number.isInteger(code) ? code : null,
-    title: typeof title === 'string' ? title.slice(0, 500) : null,
+    ...errorOf(Array.isArray(status.errors) ? status.errors[0] : undefined),
   };
 }
 
@@ -94,8 +108,8 @@ function parsed(body: string): unknown {
   }
 }
 
-/** The codes of the errors Meta reports in `bodies` for Sebar's phone number. */
-async function accountErrors(tx: Tx, bodies: unknown[]): Promise<number[]> {
+/** The errors Meta reports in `bodies` for Sebar's phone number. */
+async function accountErrors(tx: Tx, bodies: unknown[]): Promise<AccountError[]> {
   const reporting = bodies.filter((body) =>
     changeValues(body).some((value) => Array.isArray(value.errors)),
   );
@@ -115,15 +129,15 @@ async function accountErrors(tx: Tx, bodies: unknown[]): Promise<number[]> {
  * missing timestamp), the blasts are settled, and the events are marked applied in the same
  * transaction; one that waits for its send's answer is put back. An error that halts the engine
  * when a send meets it (a restricted sender, a bad token, a locked account) halts it too, whether
- * a failed status or the account's errors report it. Answers how many events it took, and the
- * halt.
+ * a failed status or the account's errors report it. Answers how many events it took, the halt,
+ * and the account's errors (for the log).
  */
 export async function applyEvents(
   database: DbHandle,
   retrying: Retrying,
   limit = EVENT_BATCH,
-): Promise<{ taken: number; halt: EngineHalt | null }> {
-  const none = { taken: 0, halt: null };
+): Promise<{ taken: number; halt: EngineHalt | null; accountErrors: AccountError[] }> {
+  const none = { taken: 0, halt: null, accountErrors: [] };
   if (!(await anyDueEvents(database, 'whatsapp'))) return none;
   return transact(database, async (tx) => {
     const events = (await pendingEvents(tx, 'whatsapp', limit)).map((event) => {
@@ -141,17 +155,17 @@ export async function applyEvents(
     const { done, waiting } = splitWaiting(events, (e) =>
       e.statuses.some((status) => unknown.has(status.id)),
     );
-    const accountCodes = await accountErrors(
+    const reported = await accountErrors(
       tx,
       done.map((e) => e.parsed),
     );
-    const halt = await haltFor(tx, [...haltCodes, ...accountCodes], retrying);
+    const halt = await haltFor(tx, [...haltCodes, ...reported.map((e) => e.code)], retrying);
     // Keyword messages in the events put their senders on the opt-out list, once per event.
     await recordIncomingOptOuts(tx, done);
     // Meta's template status webhooks come to the same URL: a paused template leaves the clients.
     await applyTemplateStatuses(tx, done);
     await markApplied(tx, done);
     await putBack(tx, waiting);
-    return { taken: events.length, halt };
+    return { taken: events.length, halt, accountErrors: reported };
   });
 }

@@ -1,6 +1,6 @@
 // What holds the engine back: the shared send rate, the gap to one recipient, the daily limit of
 // unique recipients, a restricted sender (pause), a bad token (stop) and a client's cancel.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { strandingMessage } from '#common/blast-rules.ts';
 import { webhookError } from '#local-apis/cloud-api/errors.ts';
 import { messagesWebhook } from '#local-apis/cloud-api/statuses.ts';
@@ -151,6 +151,27 @@ describe('an error Meta reports by webhook for the account, not for a message', 
     expect(resumed.status).toBe(200);
     await f.until(waiting.id, (b) => b.status === 'completed');
     expect(sendsTo([waiting.numbers[0].number])).toHaveLength(1);
+  });
+
+  it('logs each error reported for Sebar’s phone number, halting or not', async () => {
+    const warn = vi.spyOn(f.server.app.log, 'warn');
+    try {
+      await f.postWebhook(accountError(131000, '999888777666555'));
+      await f.postWebhook(accountError(131000));
+      await readUntil(unapplied, (n) => n === 0, 10_000, 'the events applied');
+      const logged = warn.mock.calls.filter(
+        ([, message]) => message === 'Meta reported account errors',
+      );
+      expect(logged).toEqual([
+        [
+          { errors: [{ code: 131000, title: webhookError(131000).title }] },
+          'Meta reported account errors',
+        ],
+      ]);
+      expect((await engineRow()).state).toBe('running');
+    } finally {
+      warn.mockRestore();
+    }
   });
 });
 

@@ -141,6 +141,10 @@ export class DeliveryEngine {
     const { database } = this.context;
     await this.flush();
     const meta = await applyEvents(database, this.options);
+    // Every error Meta reports for the account is logged, whether or not it halts the engine.
+    if (meta.accountErrors.length > 0) {
+      this.context.log.warn({ errors: meta.accountErrors }, 'Meta reported account errors');
+    }
     if (meta.halt) this.context.log.warn({ halt: meta.halt }, 'delivery engine halted');
     const taken = meta.taken + (await applyGatewayEvents(database));
     if (Date.now() - this.lastSweep > 1000) {

@@ -87,6 +87,7 @@ it('an idle worker looks at its queues without waiting for another writer', asyn
     expect(await Promise.race([applyEvents(handle, ENGINE_DEFAULTS), blocked])).toEqual({
       taken: 0,
       halt: null,
+      accountErrors: [],
     });
     expect(await Promise.race([applyGatewayEvents(handle), blocked])).toBe(0);
     const waits = { cloudApiMs: 15_000, gatewayMs: 60_000 };
