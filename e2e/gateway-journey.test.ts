@@ -197,7 +197,7 @@ describe('a gateway blast from pairing to refund', () => {
     await expectFinalStates(
       dialog,
       {
-        [wa(NUMBERS.noWa)]: 'Gagal',
+        [wa(NUMBERS.noWa)]: 'No WA',
         [wa(NUMBERS.failed)]: 'Gagal',
         [wa(NUMBERS.delivered)]: 'Diterima',
         [wa(NUMBERS.readA)]: 'Dibaca',
