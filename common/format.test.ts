@@ -20,6 +20,11 @@ describe('id-ID numbers', () => {
     expect(formatNumber(1234.5)).toBe('1.234,5');
     expect(formatMegabytes(9_740_000)).toBe('9,29 MB');
     expect(formatMegabytes(1024 * 1024)).toBe('1,00 MB');
+    // A small image is not shown as empty; nothing at all is.
+    expect(formatMegabytes(94)).toBe('< 0,01 MB');
+    expect(formatMegabytes(5242)).toBe('< 0,01 MB');
+    expect(formatMegabytes(5243)).toBe('0,01 MB');
+    expect(formatMegabytes(0)).toBe('0,00 MB');
     expect(formatRupiah(30000)).toBe('Rp30.000');
     expect(formatRupiah('30000')).toBe('Rp30.000');
     expect(formatRupiah(-30000)).toBe('-Rp30.000');

@@ -31,9 +31,14 @@ export function formatFigure(value: number | undefined): string {
   return value === undefined ? '-' : formatNumber(value);
 }
 
-/** A file size in MB with two decimals: 9740000 -> '9,29 MB'. */
+/**
+ * A file size in MB with two decimals: 9740000 -> '9,29 MB'. A file too small to show in them
+ * is '< 0,01 MB', so that it does not read as empty.
+ */
 export function formatMegabytes(bytes: number): string {
-  return `${MEGABYTES.format(bytes / 1024 / 1024)} MB`;
+  const megabytes = bytes / 1024 / 1024;
+  if (bytes > 0 && megabytes < 0.005) return `< ${MEGABYTES.format(0.01)} MB`;
+  return `${MEGABYTES.format(megabytes)} MB`;
 }
 
 /** 30000 -> 'Rp30.000' (Intl puts a no-break space after Rp; SPEC writes it without). */
