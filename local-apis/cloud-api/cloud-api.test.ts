@@ -85,6 +85,24 @@ describe('token and phone number', () => {
     expect(viaQuery.status).toBe(200);
   });
 
+  it("lists the account's phone numbers, not another account's the token reaches", async () => {
+    const { api } = await start();
+    const o = api.options;
+    const path = `/v23.0/${o.businessAccountId}/phone_numbers?fields=display_phone_number`;
+    const list = await graph(api, 'GET', path);
+    expect(list.status).toBe(200);
+    expect(list.body.data).toEqual([
+      { id: o.phoneNumberId, display_phone_number: '62 811-0000-0000' },
+    ]);
+    expect(list.body.paging.next).toBeUndefined();
+    const other = o.otherPhoneNumbers[0]!;
+    const node = await graph(api, 'GET', `/v23.0/${other.id}?fields=verified_name`);
+    expect(node.body).toEqual({ id: other.id, verified_name: 'Test Number' });
+    const unknown = await graph(api, 'GET', '/v23.0/123/phone_numbers');
+    expect(unknown.status).toBe(400);
+    expect(unknown.body.error).toMatchObject({ code: 100, error_subcode: 33 });
+  });
+
   it('answers code 100 for a phone number id it does not know', async () => {
     const { api } = await start();
     const answer = await graph(api, 'POST', '/v23.0/123/messages', {

@@ -19,6 +19,11 @@ export interface LocalCloudApiOptions {
   businessAccountId: string;
   displayPhoneNumber: string;
   verifiedName: string;
+  /**
+   * Phone numbers of another business account that the same token reaches, as the test number
+   * Meta gives every app: each answers by its id, none is in this account's `phone_numbers`.
+   */
+  otherPhoneNumbers: { id: string; displayPhoneNumber: string; verifiedName: string }[];
   /** Where status webhooks go; none are posted without it. */
   webhookUrl?: string;
   templates: MessageTemplate[];
@@ -47,6 +52,9 @@ export const DEFAULT_OPTIONS: Omit<LocalCloudApiOptions, 'templates'> = {
   businessAccountId: '900800700600500',
   displayPhoneNumber: '62 811-0000-0000',
   verifiedName: 'Sebar Lokal',
+  otherPhoneNumbers: [
+    { id: '100200300400599', displayPhoneNumber: '1 555-000-1234', verifiedName: 'Test Number' },
+  ],
   messagesPerSecond: 80,
   recipientGapMs: 6000,
   statusDelayMs: 20,

@@ -1,5 +1,5 @@
-// The Graph nodes besides sending: a node by id (the phone number, an uploaded media, the
-// business account), the message_templates edge with cursor paging, and the media upload.
+// The Graph nodes besides sending: a node by id (a phone number, an uploaded media, the business
+// account), the account's phone_numbers and message_templates edges, and the media upload.
 import { createHash, randomInt } from 'node:crypto';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { sendError, type DoubleContext } from './context.ts';
@@ -17,22 +17,30 @@ function pick<T extends Record<string, unknown>>(node: T, fields: string | undef
   return Object.fromEntries(Object.entries(node).filter(([key]) => wanted.has(key)));
 }
 
-/** `GET /{version}/{id}`: the phone number Sebar's connection test reads, a media, the WABA. */
+/** A phone number node as the Graph API answers it. */
+function phoneNode(id: string, displayPhoneNumber: string, verifiedName: string) {
+  return {
+    verified_name: verifiedName,
+    code_verification_status: 'VERIFIED',
+    display_phone_number: displayPhoneNumber,
+    quality_rating: 'GREEN',
+    platform_type: 'CLOUD_API',
+    throughput: { level: 'STANDARD' },
+    id,
+  };
+}
+
+/** `GET /{version}/{id}`: a phone number (this account's or another's), a media, the WABA. */
 export function handleNode(ctx: DoubleContext, request: NodeRequest, reply: FastifyReply) {
   const { id } = request.params;
   const { fields } = request.query;
   const o = ctx.options;
   if (id === o.phoneNumberId) {
-    const phone = {
-      verified_name: o.verifiedName,
-      code_verification_status: 'VERIFIED',
-      display_phone_number: o.displayPhoneNumber,
-      quality_rating: 'GREEN',
-      platform_type: 'CLOUD_API',
-      throughput: { level: 'STANDARD' },
-      id,
-    };
-    return reply.send(pick(phone, fields));
+    return reply.send(pick(phoneNode(id, o.displayPhoneNumber, o.verifiedName), fields));
+  }
+  const other = o.otherPhoneNumbers.find((phone) => phone.id === id);
+  if (other) {
+    return reply.send(pick(phoneNode(id, other.displayPhoneNumber, other.verifiedName), fields));
   }
   const media = ctx.media.get(id);
   if (media) {
@@ -70,6 +78,18 @@ function fromCursor(text: string | undefined): number | undefined {
   if (!text) return undefined;
   const match = /^index:(\d+)$/.exec(Buffer.from(text, 'base64url').toString());
   return match ? Number(match[1]) : undefined;
+}
+
+/** `GET /{version}/{waba_id}/phone_numbers`: the account's one phone number, with `fields`. */
+export function handlePhoneNumbers(ctx: DoubleContext, request: NodeRequest, reply: FastifyReply) {
+  const { id } = request.params;
+  const o = ctx.options;
+  if (id !== o.businessAccountId) return sendError(reply, unknownObjectError(id, 'get'));
+  const phone = phoneNode(o.phoneNumberId, o.displayPhoneNumber, o.verifiedName);
+  return reply.send({
+    data: [pick(phone, request.query.fields)],
+    paging: { cursors: { before: cursor(0), after: cursor(0) } },
+  });
 }
 
 /** `GET /{version}/{waba_id}/message_templates`: filters, `fields`, `limit`, `after`/`before`. */

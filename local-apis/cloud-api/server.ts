@@ -21,6 +21,7 @@ import {
   handleMediaDownload,
   handleMediaUpload,
   handleNode,
+  handlePhoneNumbers,
   handleTemplates,
 } from './read-routes.ts';
 import { handleSend } from './send-route.ts';
@@ -150,6 +151,9 @@ function buildApp(ctx: DoubleContext): FastifyInstance {
   );
   app.get('/:version/:id', (request: Parameters<typeof handleNode>[1], reply) =>
     handleNode(ctx, request, reply),
+  );
+  app.get('/:version/:id/phone_numbers', (request: Parameters<typeof handleNode>[1], reply) =>
+    handlePhoneNumbers(ctx, request, reply),
   );
   app.get(
     '/:version/:id/message_templates',

@@ -126,16 +126,41 @@ export function failureKind(error: unknown): Exclude<FailureKind, 'answer'> {
   return code && NOT_CONNECTED.has(code) ? 'unreachable' : 'network';
 }
 
+/** A page of an edge of the Graph API. */
+interface GraphPage<T> {
+  data: T[];
+  paging?: { cursors?: { after?: string }; next?: string };
+}
+
+/** Every item of an edge of the business account, page by page. */
+async function readAccountEdge<T>(
+  credentials: CloudApiCredentials,
+  edge: 'phone_numbers' | 'message_templates',
+  fields: string,
+): Promise<T[]> {
+  const items: T[] = [];
+  let after: string | undefined;
+  do {
+    const page = await graphRequest<GraphPage<T>>(
+      credentials,
+      `${credentials.business_account_id}/${edge}`,
+      { query: { fields, limit: '100', ...(after ? { after } : {}) } },
+    );
+    items.push(...page.data);
+    after = page.paging?.next ? page.paging.cursors?.after : undefined;
+  } while (after);
+  return items;
+}
+
 export interface PhoneNumber {
   id: string;
   display_phone_number?: string;
   verified_name?: string;
 }
 
-export function readPhoneNumber(credentials: CloudApiCredentials) {
-  return graphRequest<PhoneNumber>(credentials, credentials.phone_number_id, {
-    query: { fields: 'id,display_phone_number,verified_name,quality_rating' },
-  });
+/** The phone numbers of the business account. */
+export function readPhoneNumbers(credentials: CloudApiCredentials): Promise<PhoneNumber[]> {
+  return readAccountEdge(credentials, 'phone_numbers', 'id,display_phone_number,verified_name');
 }
 
 /** A message template as the business account's list answers it. */
@@ -148,31 +173,13 @@ export interface GraphTemplate {
   components: unknown[];
 }
 
-interface TemplatePage {
-  data: GraphTemplate[];
-  paging?: { cursors?: { after?: string }; next?: string };
-}
-
-/** Every template of the business account, page by page. */
-export async function readTemplates(credentials: CloudApiCredentials): Promise<GraphTemplate[]> {
-  const templates: GraphTemplate[] = [];
-  let after: string | undefined;
-  do {
-    const page = await graphRequest<TemplatePage>(
-      credentials,
-      `${credentials.business_account_id}/message_templates`,
-      {
-        query: {
-          fields: 'id,name,language,status,category,components',
-          limit: '100',
-          ...(after ? { after } : {}),
-        },
-      },
-    );
-    templates.push(...page.data);
-    after = page.paging?.next ? page.paging.cursors?.after : undefined;
-  } while (after);
-  return templates;
+/** Every template of the business account. */
+export function readTemplates(credentials: CloudApiCredentials): Promise<GraphTemplate[]> {
+  return readAccountEdge(
+    credentials,
+    'message_templates',
+    'id,name,language,status,category,components',
+  );
 }
 
 /** A template message as the send call takes it (Cloud API reference, messages). */

@@ -19,9 +19,10 @@ import { HttpError } from '#server/plugins/errors.ts';
 import {
   GraphError,
   graphProblem,
-  readPhoneNumber,
+  readPhoneNumbers,
   readTemplates,
   type CloudApiCredentials,
+  type PhoneNumber,
 } from './cloud-api.ts';
 import {
   checkGateway,
@@ -207,7 +208,22 @@ function rowOf({ mode, cloud_api }: Delivery, box: SecretBox) {
 }
 
 /**
- * 'Tes Koneksi': reads the phone number and the templates with the saved settings; in the gateway
+ * The phone number ID is not one of the business account's (a number of another account the
+ * token reaches, Meta's test number say): templates would be read from one account and sent
+ * from another. Names the numbers the account has, to copy the right ID.
+ */
+function notInAccount(credentials: CloudApiCredentials, phones: PhoneNumber[]): string {
+  const { phone_number_id, business_account_id } = credentials;
+  const listed = phones.map((p) => `${p.display_phone_number ?? '-'} (ID ${p.id})`).join(', ');
+  return (
+    `Phone Number ID ${phone_number_id} tidak terdaftar di WhatsApp Business Account ` +
+    `${business_account_id}. ` +
+    (listed ? `Nomor di akun ini: ${listed}` : 'Akun ini belum memiliki nomor telepon')
+  );
+}
+
+/**
+ * 'Tes Koneksi': finds the phone number among the business account's and reads the templates with the saved settings; in the gateway
  * mode, asks WAHA instead.
  */
 export async function checkConnection(db: Db, box: SecretBox): Promise<ConnectionCheck> {
@@ -226,7 +242,9 @@ export async function checkConnection(db: Db, box: SecretBox): Promise<Connectio
     );
   }
   try {
-    const phone = await readPhoneNumber(credentials);
+    const phones = await readPhoneNumbers(credentials);
+    const phone = phones.find((p) => p.id === credentials.phone_number_id);
+    if (!phone) return failed(notInAccount(credentials, phones));
     await readTemplates(credentials);
     const name = phone.verified_name ? ` (${phone.verified_name})` : '';
     return {

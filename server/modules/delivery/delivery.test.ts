@@ -181,7 +181,7 @@ describe('delivery settings', () => {
     });
   });
 
-  it('Tes Koneksi reaches the local Cloud API and names its number', async () => {
+  it("Tes Koneksi reaches the local Cloud API, names its number, checks it is the account's", async () => {
     const double = await startLocalCloudApi();
     try {
       const local = {
@@ -194,6 +194,20 @@ describe('delivery settings', () => {
         message: 'Terhubung ke WhatsApp Cloud API: 62 811-0000-0000 (Sebar Lokal)',
         display_phone_number: '62 811-0000-0000',
         verified_name: 'Sebar Lokal',
+      });
+
+      // Meta's test number: the token reaches it, but it is not the business account's.
+      const test = double.options.otherPhoneNumbers[0]!;
+      await put({ mode: 'cloud_api', cloud_api: { ...local, phone_number_id: test.id } });
+      const elsewhere = await server.api('POST', '/api/admin/delivery/test', { token: admin });
+      expect(elsewhere.body).toEqual({
+        ok: false,
+        message:
+          `Phone Number ID ${test.id} tidak terdaftar di WhatsApp Business Account ` +
+          `${double.options.businessAccountId}. Nomor di akun ini: 62 811-0000-0000 ` +
+          `(ID ${double.options.phoneNumberId})`,
+        display_phone_number: null,
+        verified_name: null,
       });
 
       await put({ mode: 'cloud_api', cloud_api: { ...local, access_token: 'token-salah' } });
