@@ -214,10 +214,17 @@ export async function saveNumberStatuses(
 }
 
 /** Why an engine's number was never sent: the blast was closed while it waited. */
-const CLOSED_BEFORE_SENDING: Record<'rejected' | 'cancelled', string> = {
+const CLOSED_BEFORE_SENDING: Record<string, string> = {
   rejected: 'Blast ditolak admin sebelum nomor ini dikirim',
   cancelled: 'Blast dibatalkan sebelum nomor ini dikirim',
 };
+
+/**
+ * Why a number of a blast with this status is not to be sent (it was rejected or cancelled);
+ * null while the blast may still send it.
+ */
+export const closedBeforeSending = (status: string): string | null =>
+  CLOSED_BEFORE_SENDING[status] ?? null;
 
 /** Fails the numbers still waiting to be sent, with the reason; answers the blast's counts. */
 async function stopSending(tx: Tx, id: string, outcome: 'rejected' | 'cancelled') {
@@ -227,6 +234,7 @@ async function stopSending(tx: Tx, id: string, outcome: 'rejected' | 'cancelled'
       state: 'failed',
       status: 'failed',
       failed_at: now(),
+      error_code: null,
       error_title: CLOSED_BEFORE_SENDING[outcome],
       next_attempt_at: null,
     })

@@ -29,6 +29,7 @@ import {
   keepMediaId,
   keptMediaId,
   requeueUnanswered,
+  stillOpen,
   uploadMime,
   type Claimed,
 } from './outbox.ts';
@@ -263,6 +264,11 @@ export class DeliveryEngine {
       // The header image's upload failed: no message was posted, so the number can go again.
       const outcome = this.failedCall(error);
       return outcome.kind === 'unknown' ? { kind: 'unreachable' } : outcome;
+    }
+    // The blast may have been closed while its image was uploaded.
+    const uploaded = number.template.header_format === 'IMAGE' && number.mediaId === null;
+    if (uploaded && !(await stillOpen(this.context.database, number.blastId))) {
+      return { kind: 'closed' };
     }
     try {
       const wamid = await sendTemplate(credentials, {

@@ -6,7 +6,7 @@ import type { Db, DbHandle } from '#server/db/connection.ts';
 import type { FileStore } from '#server/modules/uploads/file-store.ts';
 import type { GatewayClaimed, GatewayPacing } from './gateway-outbox.ts';
 import { gatewayConnectionOf, readGateway } from './gateway.service.ts';
-import { uploadMime } from './outbox.ts';
+import { stillOpen, uploadMime } from './outbox.ts';
 import type { SendOutcome } from './send-results.ts';
 import type { SecretBox } from './secret-box.ts';
 import {
@@ -89,6 +89,8 @@ export async function sendThroughGateway(
     await typing(connection, number.device, number.number, true).catch(() => undefined);
     await sleep(typingMs(text, gateway.secondMs));
     await typing(connection, number.device, number.number, false).catch(() => undefined);
+    // The blast may have been closed while the device typed.
+    if (!(await stillOpen(context.database, number.blastId))) return { kind: 'closed' };
     const wamid = await sendMessage(connection, {
       session: number.device,
       number: number.number,

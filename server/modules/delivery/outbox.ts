@@ -7,6 +7,11 @@ import type { ExpressionBuilder } from 'kysely';
 import { isoAt, type DbHandle } from '#server/db/connection.ts';
 import type { BlastNumbersTable, Database, DeliveryEngineTable } from '#server/db/schema.ts';
 import { forUpdate, transact, type Tx } from '#server/db/transaction.ts';
+import {
+  closedBeforeSending,
+  lockBlast,
+  settleDelivery,
+} from '#server/modules/blasts/blast-settlement.service.ts';
 
 /** How the engine paces and retries; the defaults are Meta's, tests shorten them. */
 export interface Pacing {
@@ -292,17 +297,32 @@ async function updateNumbers(
 }
 
 /**
+ * Whether the blast may still send its numbers: it was not closed (rejected, cancelled) or
+ * deleted since they were claimed. Asked again before a send that waited (an upload, typing).
+ */
+export async function stillOpen({ db }: DbHandle, blastId: string): Promise<boolean> {
+  const blast = await db
+    .selectFrom('blasts')
+    .select('status')
+    .where('id', '=', blastId)
+    .executeTakeFirst();
+  return blast !== undefined && closedBeforeSending(blast.status) === null;
+}
+
+/**
  * Numbers left sending longer than their channel's wait with no word (a worker died between its
  * claim and the answer, or the answer was lost and no webhook came): Meta and WAHA report every
- * message they accepted, so these were never accepted and go back to the queue. Not while the
- * workers are behind with the kept webhooks (one waiting longer than a few seconds): one of them
- * may say what became of such a number.
+ * message they accepted, so these were never accepted and go back to the queue, or fail unsent
+ * when their blast was closed meanwhile (rejected, cancelled). Not while the workers are behind
+ * with the kept webhooks (one waiting longer than a few seconds): one of them may say what became
+ * of such a number.
  */
 export async function requeueUnanswered(
-  { db }: DbHandle,
+  database: DbHandle,
   waits: { cloudApiMs: number; gatewayMs: number },
   at = Date.now(),
 ): Promise<number> {
+  const { db } = database;
   const waiting = await db
     .selectFrom('webhook_events')
     .select('id')
@@ -319,19 +339,38 @@ export async function requeueUnanswered(
       eb.or([eb('device', 'is', null), eb('claimed_at', '<', isoAt(at - waits.gatewayMs))]),
     ]);
   // Looked for first, so an idle worker's sweep takes no write lock.
-  const any = await db
+  const blasts = await db
     .selectFrom('blast_numbers')
-    .select('idx')
+    .innerJoin('blasts', 'blasts.id', 'blast_numbers.blast_id')
+    .select(['blast_numbers.blast_id', 'blasts.status'])
+    .distinct()
     .where(unanswered)
-    .limit(1)
-    .executeTakeFirst();
-  if (!any) return 0;
-  const moved = await db
-    .updateTable('blast_numbers')
-    .set({ state: 'queued', next_attempt_at: isoAt(at) })
-    .where(unanswered)
-    .executeTakeFirst();
-  return Number(moved.numUpdatedRows);
+    .execute();
+  let moved = 0;
+  for (const { blast_id, status } of blasts) {
+    const reason = closedBeforeSending(status);
+    moved += await transact(database, async (tx) => {
+      await lockBlast(tx, blast_id);
+      const change = reason
+        ? ({
+            state: 'failed',
+            status: 'failed',
+            failed_at: isoAt(at),
+            error_code: null,
+            error_title: reason,
+          } as const)
+        : ({ state: 'queued', next_attempt_at: isoAt(at) } as const);
+      const updated = await tx.db
+        .updateTable('blast_numbers')
+        .set(change)
+        .where('blast_id', '=', blast_id)
+        .where(unanswered)
+        .executeTakeFirst();
+      if (reason) await settleDelivery(tx, blast_id);
+      return Number(updated.numUpdatedRows);
+    });
+  }
+  return moved;
 }
 
 /**

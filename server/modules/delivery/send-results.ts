@@ -15,7 +15,11 @@ import { sql } from 'kysely';
 import { isoAt, now, type DbHandle } from '#server/db/connection.ts';
 import type { BlastNumbersTable } from '#server/db/schema.ts';
 import { transact, type Tx } from '#server/db/transaction.ts';
-import { lockBlast, settleDelivery } from '#server/modules/blasts/blast-settlement.service.ts';
+import {
+  closedBeforeSending,
+  lockBlast,
+  settleDelivery,
+} from '#server/modules/blasts/blast-settlement.service.ts';
 import { applyTemplateRefusal, heldUntil, refusalNamesTemplate } from './templates.service.ts';
 import { holdEngine } from './outbox.ts';
 import type { Retrying } from './engine-options.ts';
@@ -32,7 +36,9 @@ export type SendOutcome =
   /** Checked before sending: the number is not on WhatsApp (the gateway's check). */
   | { kind: 'not_on_whatsapp' }
   /** The sending device is held (a gateway device restricted or gone): another one sends it. */
-  | { kind: 'held'; code: number | null; title: string };
+  | { kind: 'held'; code: number | null; title: string }
+  /** Its blast was closed (rejected, cancelled) before the send: nothing was sent. */
+  | { kind: 'closed' };
 
 export interface SendResult {
   blastId: string;
@@ -147,7 +153,8 @@ export async function recordResults(
     const templateRefusals = new Map<string, { templateId: string; code: number; at: string }>();
     const byBlast = groupBy(results, (r) => r.blastId);
     for (const blastId of [...byBlast.keys()].sort()) {
-      if (!(await lockIfPresent(tx, blastId))) continue;
+      const blast = await lockIfPresent(tx, blastId);
+      if (!blast) continue;
       const mine = byBlast.get(blastId)!;
       const rows = await numberRows(
         tx,
@@ -158,7 +165,7 @@ export async function recordResults(
       for (const result of mine) {
         const row = rows.get(result.idx);
         if (!row) continue;
-        const { change, haltCode } = resultChange(row, result, retrying);
+        const { change, haltCode } = resultChange(row, result, retrying, blast.status);
         if (haltCode !== undefined) haltCodes.push(haltCode);
         if (change) {
           rows.set(row.idx, { ...row, ...change });
@@ -215,11 +222,20 @@ async function numberRows(tx: Tx, blastId: string, indexes: number[]) {
   return new Map(rows.map((row) => [row.idx, row]));
 }
 
-/** The change one send's result makes to its number (none when a webhook got there first). */
+/** Why a number's send could not connect: to WAHA for a gateway number (it has its device). */
+const unreachable = (row: NumberRow) =>
+  row.device === null ? 'WhatsApp Cloud API tidak dapat dihubungi' : 'WAHA tidak dapat dihubungi';
+
+/**
+ * The change one send's result makes to its number (none when a webhook got there first). A
+ * number of a blast closed meanwhile (rejected, cancelled) that would go again fails instead,
+ * unsent, with the reason.
+ */
 function resultChange(
   row: NumberRow,
   { outcome, at, attempt }: SendResult,
   retrying: Retrying,
+  blastStatus: string,
 ): { change: Partial<NumberRow> | null; haltCode?: number } {
   // A webhook said this message failed and the number went on to another attempt (decision 227):
   // the late answer is of a message that never arrived.
@@ -234,10 +250,16 @@ function resultChange(
           : null,
     };
   }
-  const again = (when: number, extra: Partial<NumberRow> = {}) => ({
-    change: { state: 'queued' as const, next_attempt_at: isoAt(when), ...extra },
+  const failed = (error: Pick<NumberRow, 'error_code' | 'error_title'>) => ({
+    ...trackOf(row),
+    state: 'failed' as const,
+    failed_at: at,
+    status: failedStatus(error.error_code),
+    ...error,
   });
-  const atMs = Date.parse(at);
+  const closed = closedBeforeSending(blastStatus);
+  const again = (change: Partial<NumberRow>) =>
+    closed === null ? change : failed({ error_code: null, error_title: closed });
   switch (outcome.kind) {
     case 'accepted':
       return {
@@ -260,25 +282,30 @@ function resultChange(
           error_title: NOT_ON_WHATSAPP,
         },
       };
+    case 'closed':
+      return { change: again({}) };
     case 'held':
       // Not the number's fault: its attempt is not counted.
-      return again(atMs, {
-        attempts: row.attempts - 1,
-        error_code: outcome.code,
-        error_title: outcome.title,
-      });
+      return {
+        change: again({
+          state: 'queued',
+          next_attempt_at: isoAt(Date.parse(at)),
+          attempts: row.attempts - 1,
+          error_code: outcome.code,
+          error_title: outcome.title,
+        }),
+      };
     case 'unreachable':
     case 'refused': {
       const error =
         outcome.kind === 'refused'
           ? { error_code: outcome.code, error_title: outcome.title }
-          : { error_code: null, error_title: 'WhatsApp Cloud API tidak dapat dihubungi' };
+          : { error_code: null, error_title: unreachable(row) };
       // Nothing was sent, so no status of this attempt will come: a wait for the engine or the
       // template does not count it (the next send may carry its number again).
-      const retry = sendAgain(row, error, atMs, retrying, { sent: false });
-      if (retry) return retry;
-      const failed = { ...trackOf(row), state: 'failed' as const, failed_at: at, ...error };
-      return { change: { ...failed, status: failedStatus(error.error_code) } };
+      const retry = sendAgain(row, error, Date.parse(at), retrying, { sent: false });
+      if (!retry) return { change: failed(error) };
+      return { change: again(retry.change), haltCode: retry.haltCode };
     }
   }
 }
