@@ -26,6 +26,11 @@ export interface LocalWahaOptions {
   timeoutMs: number;
   /** How long fetching `file.url` of an image or posting one webhook may take. */
   fetchTimeoutMs: number;
+  /**
+   * Whose answer to a send the double gives: GOWS's `{id, _data}`, or NOWEB's Baileys message,
+   * which names the message by its `key` only. Everything else stays GOWS's.
+   */
+  sendAnswer: 'GOWS' | 'NOWEB';
 }
 
 export const DEFAULT_OPTIONS: LocalWahaOptions = {
@@ -37,6 +42,7 @@ export const DEFAULT_OPTIONS: LocalWahaOptions = {
   ackDelayMs: 20,
   timeoutMs: 30_000,
   fetchTimeoutMs: 10_000,
+  sendAnswer: 'GOWS',
 };
 
 /** The image of a sendImage, as the double fetched or decoded it. */

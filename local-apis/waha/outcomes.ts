@@ -24,7 +24,9 @@ export type Outcome =
   /** Accepted and recorded, the answer held `ms` (the double's timeout when absent). */
   | { kind: 'timeout'; ms?: number }
   /** Recorded with its acks, then the connection is destroyed without an answer. */
-  | { kind: 'lost_answer' };
+  | { kind: 'lost_answer' }
+  /** Recorded with its acks; a proxy in front answers 502 with its own HTML page. */
+  | { kind: 'bad_gateway' };
 
 /** A map by recipient number (digits, `+digits` or a chat id), or a function of the chat id. */
 export type OutcomeSpec = Outcome | string;
@@ -40,6 +42,7 @@ const SIMPLE = [
   'duplicate',
   'out_of_order',
   'lost_answer',
+  'bad_gateway',
 ];
 
 /** Reads an outcome string; throws on a string that is none, so a typo in a file is seen. */
@@ -73,6 +76,7 @@ export const SUFFIX_OUTCOMES: Record<string, string> = {
   '0010': 'delivered',
   '0011': 'sent',
   '0012': 'played',
+  '0013': 'bad_gateway',
 };
 
 /** Outcomes by number suffix, for the CLI and for tests that want the same convention. */

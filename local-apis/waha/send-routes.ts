@@ -152,8 +152,34 @@ async function send(
     request.raw.socket.destroy();
     return reply;
   }
+  if (outcome.kind === 'bad_gateway') {
+    // The send happened; a proxy in front of WAHA lost its answer and says so in HTML.
+    return reply.code(502).type('text/html').send(BAD_GATEWAY_PAGE);
+  }
   if (outcome.kind === 'timeout') await hold(ctx.holds, outcome.ms ?? ctx.options.timeoutMs);
-  return reply.code(201).send({ id: record.id, _data: made.message });
+  return reply.code(201).send(sendAnswer(ctx, record, made.message));
+}
+
+const BAD_GATEWAY_PAGE =
+  '<html><head><title>502 Bad Gateway</title></head><body><center><h1>502 Bad Gateway</h1></center><hr><center>nginx</center></body></html>';
+
+/**
+ * What a send answers: GOWS's `{id, _data}`, or NOWEB's Baileys message, whose `key` names the
+ * message (`remoteJid` in the `@s.whatsapp.net` form; WAHA's id is `<fromMe>_<chat>@c.us_<id>`).
+ */
+function sendAnswer(ctx: DoubleContext, send: RecordedSend, message: Record<string, unknown>) {
+  if (ctx.options.sendAnswer === 'GOWS') return { id: send.id, _data: message };
+  const [fromMe, chatId, id] = send.id.split('_');
+  return {
+    key: {
+      remoteJid: chatId!.replace(/@c\.us$/, '@s.whatsapp.net'),
+      fromMe: fromMe === 'true',
+      id,
+    },
+    message,
+    messageTimestamp: String(Math.floor(send.at / 1000)),
+    status: 'PENDING',
+  };
 }
 
 /** The message itself on `message.any`, then its acks, `ackDelayMs` apart (twice for duplicate). */

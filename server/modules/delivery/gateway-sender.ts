@@ -61,6 +61,8 @@ export function gatewayOutcomeOf(error: unknown): SendOutcome {
   // The session is not there or not WORKING (logged out, stopped, still pairing).
   if (error.status === 404 || error.status === 422)
     return { kind: 'held', code: null, title: 'Perangkat tidak terhubung ke WhatsApp' };
+  // A server error (WAHA's engine failing, a proxy's 502) may follow a message already sent.
+  if ((error.status ?? 0) >= 500) return { kind: 'unknown' };
   return { kind: 'refused', code: null, title: error.message.slice(0, 500) };
 }
 
@@ -97,7 +99,8 @@ export async function sendThroughGateway(
       text,
       image,
     });
-    return { kind: 'accepted', wamid };
+    // Taken, but not named: the number waits sending for its acks, which name it.
+    return wamid === null ? { kind: 'unknown' } : { kind: 'accepted', wamid };
   } catch (error) {
     return gatewayOutcomeOf(error);
   }

@@ -177,31 +177,41 @@ export interface WahaFile {
   data: string;
 }
 
-/** Sends the text (with the image as a captioned photo when given); answers the message id. */
+/**
+ * Sends the text (with the image as a captioned photo when given). Answers the message id, or
+ * null when WAHA took the message but its answer names none Sebar can read: its acks will.
+ */
 export async function sendMessage(
   connection: WahaConnection,
   message: { session: string; number: string; text: string; image: WahaFile | null },
-): Promise<string> {
+): Promise<string | null> {
   const chatId = chatIdOf(message.number);
   const answer = message.image
-    ? await wahaRequest<{ id?: unknown }>(connection, '/api/sendImage', {
+    ? await wahaRequest<unknown>(connection, '/api/sendImage', {
         method: 'POST',
         body: { session: message.session, chatId, file: message.image, caption: message.text },
       })
-    : await wahaRequest<{ id?: unknown }>(connection, '/api/sendText', {
+    : await wahaRequest<unknown>(connection, '/api/sendText', {
         method: 'POST',
         body: { session: message.session, chatId, text: message.text },
       });
-  const id = messageIdOf(answer?.id);
-  if (!id) throw new WahaError('WAHA tidak menjawab id pesan', 'answer');
-  return id;
+  return messageIdOf(answer);
 }
 
-/** WAHA answers the id as a string, or (some engines) as `{_serialized}`. */
-export function messageIdOf(id: unknown): string | null {
+/**
+ * The id of a sent message as WAHA's events name it, from the send's answer: `id` as a string
+ * (GOWS) or as `{_serialized}` (WEBJS), or NOWEB's Baileys `key`, from which WAHA builds
+ * `<fromMe>_<chat>@c.us_<id>`.
+ */
+export function messageIdOf(answer: unknown): string | null {
+  const { id, key } = (answer ?? {}) as { id?: unknown; key?: unknown };
   if (typeof id === 'string' && id !== '') return id;
   const serialized = (id as { _serialized?: unknown } | null)?._serialized;
-  return typeof serialized === 'string' && serialized !== '' ? serialized : null;
+  if (typeof serialized === 'string' && serialized !== '') return serialized;
+  const k = (key ?? {}) as { id?: unknown; remoteJid?: unknown; fromMe?: unknown };
+  if (typeof k.id !== 'string' || k.id === '' || typeof k.remoteJid !== 'string') return null;
+  const chat = k.remoteJid.replace(/@s\.whatsapp\.net$/, '@c.us');
+  return `${k.fromMe === true}_${chat}_${k.id}`;
 }
 
 /** Every session the gateway knows, stopped ones too: what 'Tes Koneksi' asks. */
