@@ -49,8 +49,10 @@ export function webhooksRoutes(app: App, { database, secrets }: AppContext) {
     scope.post(
       WEBHOOK_PATH,
       // Meta's deliveries come in bursts from few addresses; unsigned ones are refused cheaply.
+      // One delivery may be up to 3 MB (Meta's webhooks reference), over the app's 1 MB.
       {
         config: { access: 'public', rateLimit: false },
+        bodyLimit: 3 * 1024 * 1024,
         schema: { tags, response: { 200: ReceivedSchema, 401: ErrorSchema, 415: ErrorSchema } },
       },
       async (request) => {

@@ -135,6 +135,33 @@ describe('the WhatsApp webhook', () => {
     expect(rows[0]!.processed_at).toBeNull();
   });
 
+  it("keeps a signed delivery as large as Meta's 3 MB, and refuses a larger one", async () => {
+    /** One delivery of `count` statuses (about 117 bytes each), as Meta batches them. */
+    const batch = (count: number) => {
+      const statuses = Array.from(
+        { length: count },
+        (_, i) =>
+          `{"id": "wamid.large-${count}-${i}", "status": "delivered", "timestamp": "1764300000", "recipient_id": "6281234567890"}`,
+      );
+      return statusBody('wamid.large', 'sent').replace(
+        /"statuses": \[.*\]\}\}\]\}\]\}$/,
+        `"statuses": [${statuses.join(', ')}]}}]}]}`,
+      );
+    };
+    const large = batch(20_000);
+    expect(large.length).toBeGreaterThan(2 * 1024 * 1024);
+    expect(large.length).toBeLessThan(3 * 1024 * 1024);
+    const answer = await post(large, sign(large));
+    expect(answer.status, JSON.stringify(answer.body)).toBe(200);
+    expect((await kept()).filter((row) => row.body === large)).toHaveLength(1);
+
+    const over = batch(30_000);
+    expect(over.length).toBeGreaterThan(3 * 1024 * 1024);
+    const refused = await post(over, sign(over));
+    expect(refused.status).toBe(413);
+    expect((await kept()).filter((row) => row.body === over)).toHaveLength(0);
+  });
+
   it('keeps every one of a burst of deliveries, each answered once it is kept', async () => {
     const before = (await kept()).length;
     const bodies = Array.from({ length: 60 }, (_, i) => statusBody(`wamid.burst-${i}`, 'sent'));
