@@ -109,7 +109,10 @@ export async function graphRequest<T>(
   );
 }
 
-/** Connection failures that prove nothing was sent: the request never reached the server. */
+/**
+ * Connection failures that prove nothing was sent: the request never reached the server, or the
+ * server's certificate was refused before any byte of it went.
+ */
 const NOT_CONNECTED = new Set([
   'ECONNREFUSED',
   'ENOTFOUND',
@@ -117,6 +120,13 @@ const NOT_CONNECTED = new Set([
   'EHOSTUNREACH',
   'ENETUNREACH',
   'UND_ERR_CONNECT_TIMEOUT',
+  'CERT_HAS_EXPIRED',
+  'CERT_NOT_YET_VALID',
+  'DEPTH_ZERO_SELF_SIGNED_CERT',
+  'SELF_SIGNED_CERT_IN_CHAIN',
+  'UNABLE_TO_GET_ISSUER_CERT_LOCALLY',
+  'UNABLE_TO_VERIFY_LEAF_SIGNATURE',
+  'ERR_TLS_CERT_ALTNAME_INVALID',
 ]);
 
 /** The kind of a failure to get any answer (`fetch` threw). */

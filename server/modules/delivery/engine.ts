@@ -116,13 +116,14 @@ export class DeliveryEngine {
 
   /**
    * How long a number may stay sending with no word before it goes back to the queue: the
-   * setting, never less than the longest its send can take plus a margin.
+   * setting, never less than the longest its send can take plus a margin; and its attempts.
    */
   private unansweredMs() {
     const least = (sendMs: number) => Math.max(this.options.unansweredMs, sendMs + 5000);
     return {
       cloudApiMs: least(GRAPH_TIMEOUT_MS),
       gatewayMs: least(gatewaySendMs(this.options.gatewaySecondMs)),
+      maxAttempts: this.options.maxAttempts,
     };
   }
 

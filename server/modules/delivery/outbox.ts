@@ -312,14 +312,14 @@ export async function stillOpen({ db }: DbHandle, blastId: string): Promise<bool
 /**
  * Numbers left sending longer than their channel's wait with no word (a worker died between its
  * claim and the answer, or the answer was lost and no webhook came): Meta and WAHA report every
- * message they accepted, so these were never accepted and go back to the queue, or fail unsent
- * when their blast was closed meanwhile (rejected, cancelled). Not while the workers are behind
- * with the kept webhooks (one waiting longer than a few seconds): one of them may say what became
- * of such a number.
+ * message they accepted, so these were never accepted and go back to the queue. One that has had
+ * its `maxAttempts` fails instead, as does every one of a blast closed meanwhile (rejected,
+ * cancelled), and its blast is settled. Not while the workers are behind with the kept webhooks
+ * (one waiting longer than a few seconds): one of them may say what became of such a number.
  */
 export async function requeueUnanswered(
   database: DbHandle,
-  waits: { cloudApiMs: number; gatewayMs: number },
+  rules: { cloudApiMs: number; gatewayMs: number; maxAttempts: number },
   at = Date.now(),
 ): Promise<number> {
   const { db } = database;
@@ -334,9 +334,9 @@ export async function requeueUnanswered(
   const unanswered = (eb: ExpressionBuilder<Database, 'blast_numbers'>) =>
     eb.and([
       eb('state', '=', 'sending'),
-      eb('claimed_at', '<', isoAt(at - waits.cloudApiMs)),
+      eb('claimed_at', '<', isoAt(at - rules.cloudApiMs)),
       // A gateway number (it has its device) takes longer to send.
-      eb.or([eb('device', 'is', null), eb('claimed_at', '<', isoAt(at - waits.gatewayMs))]),
+      eb.or([eb('device', 'is', null), eb('claimed_at', '<', isoAt(at - rules.gatewayMs))]),
     ]);
   // Looked for first, so an idle worker's sweep takes no write lock.
   const blasts = await db
@@ -348,30 +348,45 @@ export async function requeueUnanswered(
     .execute();
   let moved = 0;
   for (const { blast_id, status } of blasts) {
-    const reason = closedBeforeSending(status);
     moved += await transact(database, async (tx) => {
       await lockBlast(tx, blast_id);
-      const change = reason
-        ? ({
+      const closed = closedBeforeSending(status);
+      const fail = (reason: string) =>
+        tx.db
+          .updateTable('blast_numbers')
+          .set({
             state: 'failed',
             status: 'failed',
             failed_at: isoAt(at),
             error_code: null,
             error_title: reason,
-          } as const)
-        : ({ state: 'queued', next_attempt_at: isoAt(at) } as const);
-      const updated = await tx.db
+          })
+          .where('blast_id', '=', blast_id)
+          .where(unanswered);
+      const failed = Number(
+        (closed
+          ? await fail(closed).executeTakeFirst()
+          : await fail(noWordAfter(rules.maxAttempts))
+              .where('attempts', '>=', rules.maxAttempts)
+              .executeTakeFirst()
+        ).numUpdatedRows,
+      );
+      const queued = await tx.db
         .updateTable('blast_numbers')
-        .set(change)
+        .set({ state: 'queued', next_attempt_at: isoAt(at) })
         .where('blast_id', '=', blast_id)
         .where(unanswered)
         .executeTakeFirst();
-      if (reason) await settleDelivery(tx, blast_id);
-      return Number(updated.numUpdatedRows);
+      if (failed > 0) await settleDelivery(tx, blast_id);
+      return failed + Number(queued.numUpdatedRows);
     });
   }
   return moved;
 }
+
+/** Why a number failed that was sent `attempts` times with never a word of any of them. */
+const noWordAfter = (attempts: number) =>
+  `Tidak ada kabar dari WhatsApp setelah ${attempts} kali dikirim`;
 
 /**
  * How long a blast's header image is sent by the id of its upload: Meta keeps an uploaded file 30

@@ -3,7 +3,12 @@
 // until the long wait), and a proxy's 502 page, which is not Meta's answer, is not taken for a
 // refusal: the message may have gone, so the number waits for word of it instead of going again.
 // And the answer to a message that a webhook already reported failed (it comes late) does not
-// name the number's next message, whether that one waits to go or is already on its way.
+// name the number's next message, whether that one waits to go or is already on its way. A number
+// never heard of after all its attempts fails and is refunded, as one whose every send meets a
+// certificate Sebar refuses (nothing was sent).
+import { readFileSync } from 'node:fs';
+import https from 'node:https';
+import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { webhookError } from '#local-apis/cloud-api/errors.ts';
 import {
@@ -11,7 +16,8 @@ import {
   startDeliveryFixture,
   type DeliveryFixture,
 } from '#server/test/delivery-fixture.ts';
-import { readUntil } from '#server/test/processes.ts';
+import { readUntil, waitFor } from '#server/test/processes.ts';
+import { requeueUnanswered } from './outbox.ts';
 
 /** Accepted, the answer held 400 ms: quick answers to later sends are recorded meanwhile. */
 const SLOW = [numberEnding(8101, '3000'), numberEnding(8105, '3000')];
@@ -21,6 +27,8 @@ const BEHIND_PROXY = numberEnding(8110, '0018');
 /** The first send's answer is held past the failure's webhook: 0.5 s, then 1.5 s. */
 const ANSWERED_WHILE_WAITING = numberEnding(8120, '4000');
 const ANSWERED_WHILE_RESENT = numberEnding(8121, '4000');
+/** Meta takes every send, but no answer and no webhook ever comes back. */
+const NEVER_HEARD = numberEnding(8130, '5000');
 const sends = new Map<string, number>();
 /** The outcome of each send of the two above: the answers held as said, later ones held 2.5 s. */
 function lateAnswer(to: string) {
@@ -39,6 +47,7 @@ beforeAll(async () => {
       outcomes: (to) => {
         if (SLOW.includes(to)) return 'timeout:400';
         if (to === BEHIND_PROXY) return 'bad_gateway';
+        if (to === NEVER_HEARD) return 'lost_answer';
         return to.endsWith('4000') ? lateAnswer(to) : 'sent';
       },
     },
@@ -119,5 +128,51 @@ it('keeps the late answer of a message reported failed off the number’s next m
       provider_message_id: second!.wamid,
       error_code: null,
     });
+  }
+});
+
+it('fails a number sent as often as it may with never a word back, and refunds it', async () => {
+  const created = await f.blast([NEVER_HEARD]);
+  // The sweep of silent numbers, as a worker makes it once their wait is over.
+  const sweep = { cloudApiMs: 0, gatewayMs: 0, maxAttempts: 3 };
+  for (let sent = 1; sent <= 3; sent += 1) {
+    await waitFor(() => f.whatsapp.sentTo(NEVER_HEARD) === sent, 5000, `send ${sent}`);
+    expect(await requeueUnanswered(f.server.database, sweep)).toBe(1);
+  }
+  const done = await f.until(created.id, (b) => b.status === 'completed');
+  expect(done.numbers[0]).toMatchObject({
+    status: 'failed',
+    delivery: { state: 'failed', reason: 'Tidak ada kabar dari WhatsApp setelah 3 kali dikirim' },
+  });
+  expect(done.refund_points).toBe(1);
+  expect(f.whatsapp.sentTo(NEVER_HEARD)).toBe(3);
+});
+
+it('tries again, then fails, a number whose sends meet a certificate Sebar refuses', async () => {
+  const tls = (name: string) => readFileSync(new URL(`../../test/tls/${name}`, import.meta.url));
+  let requests = 0;
+  const proxy = https.createServer(
+    { key: tls('self-signed.key'), cert: tls('self-signed.crt') },
+    (_request, response) => {
+      requests += 1;
+      response.end();
+    },
+  );
+  await new Promise<void>((resolve) => proxy.listen(0, '127.0.0.1', resolve));
+  try {
+    const { port } = proxy.address() as AddressInfo;
+    await f.configure({ graph_url: `https://127.0.0.1:${port}` });
+    const number = numberEnding(8140, '2000');
+    const created = await f.blast([number]);
+    const done = await f.until(created.id, (b) => b.status === 'completed');
+    expect(done.numbers[0]).toMatchObject({
+      status: 'failed',
+      delivery: { attempts: 3, reason: 'WhatsApp Cloud API tidak dapat dihubungi' },
+    });
+    expect(done.refund_points).toBe(1);
+    expect(requests).toBe(0);
+  } finally {
+    await f.configure({});
+    await new Promise((resolve) => proxy.close(resolve));
   }
 });

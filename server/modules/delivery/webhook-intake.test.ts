@@ -90,7 +90,7 @@ it('an idle worker looks at its queues without waiting for another writer', asyn
       accountErrors: [],
     });
     expect(await Promise.race([applyGatewayEvents(handle), blocked])).toBe(0);
-    const waits = { cloudApiMs: 15_000, gatewayMs: 60_000 };
+    const waits = { cloudApiMs: 15_000, gatewayMs: 60_000, maxAttempts: 8 };
     expect(await Promise.race([requeueUnanswered(handle, waits), blocked])).toBe(0);
   } finally {
     release();
