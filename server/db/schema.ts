@@ -238,6 +238,9 @@ export interface GatewaySettingsTable {
   base_url: string;
   api_key: string | null;
   webhook_secret: string | null;
+  /** The webhook secret before its last change (sealed), and when it changed. */
+  previous_webhook_secret: string | null;
+  webhook_secret_changed_at: string | null;
   session: string;
   min_delay_seconds: number;
   max_delay_seconds: number;

@@ -8,13 +8,16 @@ import {
 } from '#common/delivery.ts';
 import type { App, AppContext } from '#server/app-context.ts';
 import { currentUser } from '#server/plugins/auth.ts';
+import { ErrorSchema } from '#common/auth.ts';
 import { checkConnection, readSettings, saveDelivery } from './delivery.service.ts';
+import { webhookUrl } from './devices.routes.ts';
 import { checkGateway } from './gateway.service.ts';
 import { readQueue, resumeEngine } from './queue.service.ts';
 
 const tags = ['delivery'];
 
-export function deliveryRoutes(app: App, { database, secrets }: AppContext) {
+export function deliveryRoutes(app: App, context: AppContext) {
+  const { database, secrets } = context;
   const { db } = database;
   app.get(
     '/api/admin/delivery',
@@ -25,9 +28,18 @@ export function deliveryRoutes(app: App, { database, secrets }: AppContext) {
     '/api/admin/delivery',
     {
       config: { access: 'admin' },
-      schema: { tags, body: DeliveryInputSchema, response: { 200: DeliverySettingsSchema } },
+      schema: {
+        tags,
+        body: DeliveryInputSchema,
+        // 502: a new webhook secret could not be given to the devices' WAHA sessions.
+        response: { 200: DeliverySettingsSchema, 502: ErrorSchema },
+      },
     },
-    (request) => saveDelivery(database, secrets, request.body, currentUser(request).id),
+    (request) =>
+      saveDelivery(database, secrets, request.body, {
+        id: currentUser(request).id,
+        webhookUrl: webhookUrl(app, context),
+      }),
   );
   app.post(
     '/api/admin/delivery/test',

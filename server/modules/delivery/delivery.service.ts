@@ -24,9 +24,11 @@ import {
   type CloudApiCredentials,
   type PhoneNumber,
 } from './cloud-api.ts';
+import { rekeyDevices } from './devices.service.ts';
 import {
   checkGateway,
   gatewayAfter,
+  gatewayConnectionOf,
   gatewayView,
   readGateway,
   writeGateway,
@@ -123,8 +125,40 @@ export async function saveDelivery(
   database: DbHandle,
   box: SecretBox,
   input: DeliveryInput,
-  actorId: string,
+  actor: { id: string; webhookUrl: string },
 ): Promise<DeliverySettings> {
+  // A new webhook secret goes to the devices' sessions first: their events signed with it are
+  // refused only until the save commits, and WAHA retries them.
+  const rekey = await webhookRekey(database.db, box, input);
+  if (rekey) await rekeyDevices(database.db, rekey, actor.webhookUrl);
+  try {
+    await saveSettings(database, box, input, actor.id);
+  } catch (error) {
+    if (rekey) {
+      const back = { ...rekey, from: rekey.to, to: rekey.from };
+      await rekeyDevices(database.db, back, actor.webhookUrl).catch(() => null);
+    }
+    throw error;
+  }
+  return readSettings(database.db, box);
+}
+
+/** The devices' new webhook key, when the save changes the webhook secret of a reachable WAHA. */
+async function webhookRekey(db: Db, box: SecretBox, input: DeliveryInput) {
+  const before = await readGateway(db, box);
+  const after = gatewayAfter(before, input.gateway);
+  const connection = gatewayConnectionOf(after);
+  const [from, to] = [before.webhook_secret, after.webhook_secret];
+  if (!connection || from === null || to === null || from === to) return null;
+  return { connection, from, to };
+}
+
+async function saveSettings(
+  database: DbHandle,
+  box: SecretBox,
+  input: DeliveryInput,
+  actorId: string,
+) {
   await transact(database, async (tx) => {
     // Saves queue on the row, so each keeps the secrets the previous one left.
     await holdSingleRow(tx, 'delivery_settings', {
@@ -153,7 +187,7 @@ export async function saveDelivery(
       missingForGateway(gatewayView(gatewayBefore)),
       missingForGateway(gatewayView(gateway)),
     ]);
-    if (input.gateway) await writeGateway(tx, box, gateway);
+    if (input.gateway) await writeGateway(tx, box, gateway, gatewayBefore);
     const values = { ...rowOf(after, box), updated_at: now() };
     await tx.db
       .insertInto('delivery_settings')
@@ -169,7 +203,6 @@ export async function saveDelivery(
       after: { ...deliveryView(after), gateway: gatewayView(gateway) },
     });
   });
-  return readSettings(database.db, box);
 }
 
 /**

@@ -30,7 +30,7 @@ const BASE = '/api/admin/delivery/devices';
 const gatewayError = { 502: ErrorSchema };
 
 /** Sebar's webhook as WAHA is to call it: SEBAR_PUBLIC_URL, else this server on 127.0.0.1. */
-function webhookUrl(app: App, { config }: AppContext): string {
+export function webhookUrl(app: App, { config }: AppContext): string {
   if (config.publicUrl) return `${config.publicUrl}${WAHA_WEBHOOK_PATH}`;
   const address = app.server.address();
   const port = typeof address === 'object' && address ? address.port : config.port;

@@ -16,6 +16,7 @@ import {
   readSession,
   SESSION_STATUSES,
   sessionAction,
+  updateSession,
   WahaError,
   wahaProblem,
   type WahaConnection,
@@ -342,6 +343,48 @@ async function recreate(
     });
   } catch (error) {
     gatewayFailure(error, gateway);
+  }
+}
+
+/** A change of the key WAHA signs the devices' events with (the gateway's webhook secret). */
+export interface WebhookRekey {
+  connection: WahaConnection;
+  from: string;
+  to: string;
+}
+
+/**
+ * Gives every device's session the webhook signed with the new key, one after another, so its
+ * events keep being taken. A session WAHA no longer has is skipped: a start creates it with the
+ * key of the time. On a failure the sessions already moved get the old key back and the change
+ * is refused (502, the reason in Indonesian).
+ */
+export async function rekeyDevices(db: Db, rekey: WebhookRekey, webhookUrl: string) {
+  const { connection, from, to } = rekey;
+  const devices = await db
+    .selectFrom('gateway_devices')
+    .select('session')
+    .orderBy('session')
+    .execute();
+  const moved: string[] = [];
+  const give = (name: string, hmacKey: string) =>
+    updateSession(connection, { name, webhookUrl, hmacKey }).catch((error: unknown) => {
+      if (error instanceof WahaError && error.status === 404) return null;
+      throw error;
+    });
+  for (const { session } of devices) {
+    try {
+      await give(session, to);
+      moved.push(session);
+    } catch (error) {
+      for (const done of moved) await give(done, from).catch(() => null);
+      if (!(error instanceof WahaError)) throw error;
+      throw new HttpError(
+        502,
+        `Webhook perangkat ${session} tidak dapat diperbarui: ` +
+          `${wahaProblem(error, connection.base_url)}. Pengaturan tidak disimpan`,
+      );
+    }
   }
 }
 

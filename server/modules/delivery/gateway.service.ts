@@ -69,21 +69,60 @@ export function gatewayAfter(before: Gateway, input: GatewayInput | undefined): 
   };
 }
 
-/** Writes the settings, secrets sealed (inside the delivery settings' save). */
-export async function writeGateway(tx: Tx, box: SecretBox, gateway: Gateway): Promise<void> {
+/**
+ * Writes the settings, secrets sealed (inside the delivery settings' save). A changed webhook
+ * secret keeps the one it replaces, for the events signed with it still on their way.
+ */
+export async function writeGateway(
+  tx: Tx,
+  box: SecretBox,
+  gateway: Gateway,
+  before: Gateway,
+): Promise<void> {
   const seal = (secret: string | null) => (secret === null ? null : box.seal(secret));
-  const values: Omit<GatewaySettingsTable, 'id'> = {
+  const changed =
+    before.webhook_secret !== null && before.webhook_secret !== gateway.webhook_secret;
+  const values: Omit<
+    GatewaySettingsTable,
+    'id' | 'previous_webhook_secret' | 'webhook_secret_changed_at'
+  > = {
     ...gateway,
     api_key: seal(gateway.api_key),
     webhook_secret: seal(gateway.webhook_secret),
     check_numbers: bool(gateway.check_numbers),
     updated_at: now(),
   };
+  const previous = changed
+    ? { previous_webhook_secret: seal(before.webhook_secret), webhook_secret_changed_at: now() }
+    : {};
   await tx.db
     .insertInto('gateway_settings')
-    .values({ id: 1, ...values })
-    .onConflict((oc) => oc.column('id').doUpdateSet(values))
+    .values({ id: 1, ...values, ...previous })
+    .onConflict((oc) => oc.column('id').doUpdateSet({ ...values, ...previous }))
     .execute();
+}
+
+/** How long events signed with the webhook secret a change replaced are still taken. */
+export const PREVIOUS_SECRET_MS = 60 * 60 * 1000;
+
+/**
+ * The keys a WAHA event may be signed with: the webhook secret, and for an hour after it changed
+ * the one it replaced (WAHA retries an event with the signature it was first sent with).
+ */
+export async function webhookSecrets(db: Db, box: SecretBox, at = Date.now()): Promise<string[]> {
+  const row = await db
+    .selectFrom('gateway_settings')
+    .select(['webhook_secret', 'previous_webhook_secret', 'webhook_secret_changed_at'])
+    .where('id', '=', 1)
+    .executeTakeFirst();
+  const keys = row?.webhook_secret ? [row.webhook_secret] : [];
+  const changedAt = Date.parse(row?.webhook_secret_changed_at ?? '');
+  if (row?.previous_webhook_secret && at - changedAt < PREVIOUS_SECRET_MS)
+    keys.push(row.previous_webhook_secret);
+  return keys.flatMap((sealed) => {
+    const key = box.open(sealed);
+    return key ? [key] : [];
+  });
 }
 
 /** 'Tes Koneksi' in the gateway mode: lists WAHA's sessions with the saved base URL and key. */

@@ -12,7 +12,7 @@ import { signBody } from '#local-apis/waha/webhooks.ts';
 import { startServer, type TestServer } from '#server/test/helpers.ts';
 import { expectCleanError, expectUnchanged } from '#server/test/spec.ts';
 import { applyGatewayEvents, incomingMessagesOf } from './gateway-events.ts';
-import { readGateway } from './gateway.service.ts';
+import { PREVIOUS_SECRET_MS, readGateway, webhookSecrets } from './gateway.service.ts';
 import { loadSecretBox } from './secret-box.ts';
 import { sendMessage } from './waha.ts';
 
@@ -304,6 +304,55 @@ describe('gateway devices', () => {
     expectCleanError(await get(`${DEVICES}/tidak-ada/qr`), 404);
   });
 
+  it('keep their events taken when the webhook secret changes, or refuse the change', async () => {
+    const NEW_SECRET = 'rahasia-webhook-baru';
+    const since = Date.now();
+    const saved = await put({
+      mode: 'gateway',
+      gateway: gatewayOf({ webhook_secret: NEW_SECRET }),
+    });
+    expect(saved.status, JSON.stringify(saved.body)).toBe(200);
+    // WAHA signs the device's events with the new secret, and restarted the session with it:
+    // its status events are taken, none refused, nor those signed with the old one just before.
+    expect(waha.session('hp-satu')!.config.webhooks![0]!.hmac?.key).toBe(NEW_SECRET);
+    await until(() => waha.session('hp-satu')?.status === 'WORKING');
+    console.log(
+      Date.now() - since,
+      JSON.stringify(
+        waha.webhooks.filter((w) => w.at >= since).map((w) => [w.event, w.status, w.attempt]),
+      ),
+    );
+    await waha.settled();
+    // One signed with the new secret before Sebar saved it may be refused once; WAHA's retry is
+    // taken.
+    const posted = waha.webhooks.filter((w) => w.session === 'hp-satu' && w.at >= since);
+    const bodies = [...new Set(posted.map((w) => w.body))];
+    expect(bodies.length).toBeGreaterThan(0);
+    for (const body of bodies) {
+      expect(
+        posted.some((w) => w.body === body && w.status === 200),
+        body,
+      ).toBe(true);
+    }
+
+    // Another WAHA that cannot be reached: the devices keep the secret, and so does Sebar.
+    const closed = await closedPort();
+    const away = gatewayOf({ base_url: `http://127.0.0.1:${closed}`, webhook_secret: 'lain' });
+    await expectUnchanged(server.database.db, async () => {
+      const refused = await put({ mode: 'gateway', gateway: away });
+      expect(refused.status).toBe(502);
+      expect(refused.body.detail).toBe(
+        `Webhook perangkat hp-satu tidak dapat diperbarui: WAHA di http://127.0.0.1:${closed} ` +
+          'tidak dapat dihubungi. Pengaturan tidak disimpan',
+      );
+    });
+    expect(waha.session('hp-satu')!.config.webhooks![0]!.hmac?.key).toBe(NEW_SECRET);
+
+    expect((await put({ mode: 'gateway', gateway: gatewayOf() })).status).toBe(200);
+    expect(waha.session('hp-satu')!.config.webhooks![0]!.hmac?.key).toBe(WEBHOOK_SECRET);
+    await until(() => waha.session('hp-satu')?.status === 'WORKING');
+  });
+
   it('still list, as last heard, when WAHA cannot be reached, saying so', async () => {
     const closed = await closedPort();
     await put({ mode: 'gateway', gateway: gatewayOf({ base_url: `http://127.0.0.1:${closed}` }) });
@@ -445,6 +494,20 @@ describe('the WAHA webhook', () => {
         401,
       );
     });
+  });
+
+  it('takes the secret a change replaced for an hour, then no more', async () => {
+    // The devices' test changed the secret to 'rahasia-webhook-baru' and back.
+    const box = await loadSecretBox(server.database.db, SECRET_KEY);
+    const now = Date.now();
+    expect(await webhookSecrets(server.database.db, box, now)).toEqual([
+      WEBHOOK_SECRET,
+      'rahasia-webhook-baru',
+    ]);
+    const body = event('kunci-lama');
+    expect((await send(body, signed(body, 'rahasia-webhook-baru'))).status).toBe(200);
+    const later = now + PREVIOUS_SECRET_MS + 1000;
+    expect(await webhookSecrets(server.database.db, box, later)).toEqual([WEBHOOK_SECRET]);
   });
 
   it('keeps a signed event once, even when posted twice', async () => {

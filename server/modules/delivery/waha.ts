@@ -100,6 +100,20 @@ function problemOf(body: unknown, status: number): { message: string; code: numb
 /** WhatsApp's chat id of a number in Sebar's form ('628…'). */
 export const chatIdOf = (number: string) => `${number}@c.us`;
 
+/** A session's config: its events come to Sebar's webhook, signed with `hmacKey`. */
+function sessionConfig(webhookUrl: string, hmacKey: string) {
+  return {
+    webhooks: [
+      {
+        url: webhookUrl,
+        events: WAHA_EVENTS,
+        hmac: { key: hmacKey },
+        retries: { policy: 'exponential', delaySeconds: 2, attempts: 15 },
+      },
+    ],
+  };
+}
+
 /** Creates and starts a session whose events come to Sebar's webhook, signed with `hmacKey`. */
 export function createSession(
   connection: WahaConnection,
@@ -110,17 +124,22 @@ export function createSession(
     body: {
       name: session.name,
       start: true,
-      config: {
-        webhooks: [
-          {
-            url: session.webhookUrl,
-            events: WAHA_EVENTS,
-            hmac: { key: session.hmacKey },
-            retries: { policy: 'exponential', delaySeconds: 2, attempts: 15 },
-          },
-        ],
-      },
+      config: sessionConfig(session.webhookUrl, session.hmacKey),
     },
+  });
+}
+
+/**
+ * Gives a session its webhook again (a new `hmacKey`): WAHA replaces the session's config and
+ * restarts it if it runs; a paired device stays paired.
+ */
+export function updateSession(
+  connection: WahaConnection,
+  session: { name: string; webhookUrl: string; hmacKey: string },
+) {
+  return wahaRequest<WahaSession>(connection, `/api/sessions/${encodeURIComponent(session.name)}`, {
+    method: 'PUT',
+    body: { name: session.name, config: sessionConfig(session.webhookUrl, session.hmacKey) },
   });
 }
 

@@ -3,7 +3,7 @@
 import crypto from 'node:crypto';
 import type { Db } from '#server/db/connection.ts';
 import { readDelivery } from './delivery.service.ts';
-import { readGateway } from './gateway.service.ts';
+import { webhookSecrets } from './gateway.service.ts';
 import type { SecretBox } from './secret-box.ts';
 import { settingsPerTurn } from './settings-per-turn.ts';
 
@@ -31,7 +31,7 @@ export async function verifySubscription(
 /** The signature checks of the two webhooks, each reading its secret as saved now. */
 export function webhookSignatures(db: Db, box: SecretBox) {
   const delivery = settingsPerTurn(() => readDelivery(db, box));
-  const gateway = settingsPerTurn(() => readGateway(db, box));
+  const gatewaySecrets = settingsPerTurn(() => webhookSecrets(db, box));
   return {
     /**
      * Whether `signature` (X-Hub-Signature-256) is `sha256=` and the HMAC-SHA256 of the raw body
@@ -45,19 +45,20 @@ export function webhookSignatures(db: Db, box: SecretBox) {
     },
     /**
      * Whether `signature` (X-Webhook-Hmac) is the hex HMAC-SHA512 of the raw body under the saved
-     * webhook secret, and the algorithm (X-Webhook-Hmac-Algorithm), when named, is sha512. No
-     * secret saved: nothing is signed by it.
+     * webhook secret (or the one it replaced, within the hour: decision 240), and the algorithm
+     * (X-Webhook-Hmac-Algorithm), when named, is sha512. No secret saved: nothing is signed by it.
      */
     async byGateway(
       raw: Buffer,
       signature: string | undefined,
       algorithm: string | undefined,
     ): Promise<boolean> {
-      const { webhook_secret } = await gateway();
-      if (!webhook_secret || !signature) return false;
+      if (!signature) return false;
       if (algorithm !== undefined && algorithm.toLowerCase() !== 'sha512') return false;
-      const expected = crypto.createHmac('sha512', webhook_secret).update(raw).digest('hex');
-      return sameText(signature.trim().toLowerCase(), expected);
+      const given = signature.trim().toLowerCase();
+      return (await gatewaySecrets()).some((secret) =>
+        sameText(given, crypto.createHmac('sha512', secret).update(raw).digest('hex')),
+      );
     },
   };
 }
