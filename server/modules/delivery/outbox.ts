@@ -338,7 +338,14 @@ export async function requeueUnanswered(
       // A gateway number (it has its device) takes longer to send.
       eb.or([eb('device', 'is', null), eb('claimed_at', '<', isoAt(at - rules.gatewayMs))]),
     ]);
-  // Looked for first, so an idle worker's sweep takes no write lock.
+  // Looked for first, so an idle worker's sweep is one cheap read and takes no write lock.
+  const any = await db
+    .selectFrom('blast_numbers')
+    .select('idx')
+    .where(unanswered)
+    .limit(1)
+    .executeTakeFirst();
+  if (!any) return 0;
   const blasts = await db
     .selectFrom('blast_numbers')
     .innerJoin('blasts', 'blasts.id', 'blast_numbers.blast_id')
