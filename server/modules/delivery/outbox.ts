@@ -348,16 +348,15 @@ export async function requeueUnanswered(
   if (!any) return 0;
   const blasts = await db
     .selectFrom('blast_numbers')
-    .innerJoin('blasts', 'blasts.id', 'blast_numbers.blast_id')
-    .select(['blast_numbers.blast_id', 'blasts.status'])
+    .select('blast_numbers.blast_id')
     .distinct()
     .where(unanswered)
     .execute();
   let moved = 0;
-  for (const { blast_id, status } of blasts) {
+  for (const { blast_id } of blasts) {
     moved += await transact(database, async (tx) => {
-      await lockBlast(tx, blast_id);
-      const closed = closedBeforeSending(status);
+      // Its status under the lock: a close in between is seen.
+      const closed = closedBeforeSending((await lockBlast(tx, blast_id)).status);
       const fail = (reason: string) =>
         tx.db
           .updateTable('blast_numbers')
