@@ -107,6 +107,11 @@ export interface DoubleContext {
   presence: RecordedPresence[];
   checks: RecordedCheck[];
   received: RecordedIncoming[];
+  /**
+   * The hidden ids (`…@lid`) people wrote from, with the chat id the double tells for each
+   * (`GET /api/{session}/lids/{lid}`), or null for a person whose number it does not know.
+   */
+  lids: Map<string, string | null>;
   /** Every HTTP request received, with its parsed body. */
   log: RequestLog;
   /** Answers held by `timeout` outcomes, released on close. */

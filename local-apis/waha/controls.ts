@@ -4,7 +4,7 @@
 // records are readable too.
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { DoubleContext } from './context.ts';
-import { digitsOf, messageId, newIncomingId, toChatId } from './ids.ts';
+import { digitsOf, lidOf, messageId, newIncomingId, toChatId } from './ids.ts';
 import { sessionInfo } from './session-routes.ts';
 import type { LocalSession } from './sessions.ts';
 
@@ -62,14 +62,31 @@ export function restrict(ctx: DoubleContext, name: string, code: number | null, 
   return session;
 }
 
+/**
+ * How the event names the person who writes: by their number, by their hidden id (`lid`: WAHA
+ * tells the number for it), or by a hidden id whose number WAHA does not know (`hidden`).
+ */
+export type SenderForm = 'number' | 'lid' | 'hidden';
+
 /** The number `from` writes `body` to the session: a `message` event (and `message.any`). */
-export function incoming(ctx: DoubleContext, name: string, from: string, body: string) {
+export function incoming(
+  ctx: DoubleContext,
+  name: string,
+  from: string,
+  body: string,
+  as: SenderForm = 'number',
+) {
   const session = sessionOf(ctx, name);
   if (session.status !== 'WORKING') {
     throw new ControlError(409, `Session '${name}' is ${session.status}, not WORKING`);
   }
-  const chatId = toChatId(digitsOf(from));
-  if (!chatId) throw new ControlError(400, `Not a phone number: ${from}`);
+  const person = toChatId(digitsOf(from));
+  if (!person) throw new ControlError(400, `Not a phone number: ${from}`);
+  let chatId = person;
+  if (as !== 'number') {
+    chatId = lidOf(person);
+    if (as === 'lid' || !ctx.lids.get(chatId)) ctx.lids.set(chatId, as === 'lid' ? person : null);
+  }
   const id = messageId(false, chatId, newIncomingId());
   const at = Date.now();
   // The message as GOWS gives it (toWAMessage); `to` is the session's own number, as in the docs.
@@ -128,7 +145,12 @@ export function registerControlRoutes(app: FastifyInstance, ctx: DoubleContext):
   app.post('/_local/sessions/:name/incoming', (request: Control, reply) =>
     answer(reply, () => {
       const body = request.body ?? {};
-      return incoming(ctx, request.params.name, text(body.from) ?? '', text(body.body) ?? '');
+      const as = text(body.as) ?? 'number';
+      if (!['number', 'lid', 'hidden'].includes(as)) {
+        throw new ControlError(400, 'as must be number, lid or hidden');
+      }
+      const from = text(body.from) ?? '';
+      return incoming(ctx, request.params.name, from, text(body.body) ?? '', as as SenderForm);
     }),
   );
   app.post('/_local/sessions/:name/restrict', (request: Control, reply) =>

@@ -1,7 +1,7 @@
 // Ids shaped like WAHA's (engine GOWS): message ids `true_<chatId>_<ID>` around whatsmeow's
 // `3EB0…` message ID, event ids `evt_<ulid>` and the ULID request ids of its webhook sender (both
 // seen in WAHA's own logs, devlikeapro/waha issue #1616), and chat ids `628…@c.us`.
-import { randomBytes } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
 
 const CROCKFORD = '0123456789ABCDEFGHJKMNPQRSTVWXYZ';
 
@@ -50,4 +50,13 @@ export function toChatId(value: string): string | undefined {
 /** The digits of a chat id or phone number. */
 export function digitsOf(value: string): string {
   return value.replace(/@.*$/, '').replace(/[^0-9]/g, '');
+}
+
+/**
+ * The hidden id WhatsApp gives a person (`…@lid`, "linked id"), which it may name instead of
+ * their number: 15 digits, the same for the same chat id.
+ */
+export function lidOf(chatId: string): string {
+  const hash = createHash('sha256').update(chatId).digest();
+  return `1${(hash.readBigUInt64BE() % 10n ** 14n).toString().padStart(14, '0')}@lid`;
 }

@@ -1,7 +1,8 @@
 // Sending and what goes with it: `POST /api/sendText`, `/api/sendImage`, `/api/startTyping`,
-// `/api/stopTyping`, `/api/sendSeen` and `GET /api/contacts/check-exists`. Each needs a WORKING
-// session (WAHA waits for it, then answers 404 or 422); a send applies the session's restriction
-// and the scripted outcome, is recorded, answered as GOWS answers (201, `{id, _data}`) and acked.
+// `/api/stopTyping`, `/api/sendSeen`, `GET /api/contacts/check-exists` and
+// `GET /api/{session}/lids/{lid}`. Each needs a WORKING session (WAHA waits for it, then answers
+// 404 or 422); a send applies the session's restriction and the scripted outcome, is recorded,
+// answered as GOWS answers (201, `{id, _data}`) and acked.
 import { createHash } from 'node:crypto';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { fileTypeFromBuffer } from 'file-type';
@@ -89,6 +90,11 @@ export function registerSendRoutes(app: FastifyInstance, ctx: DoubleContext): vo
     });
   }
 
+  contactRoutes(app, ctx);
+}
+
+/** What WAHA tells of people: whether a number is on WhatsApp, and the number behind a lid. */
+function contactRoutes(app: FastifyInstance, ctx: DoubleContext): void {
   app.get(
     '/api/contacts/check-exists',
     async (
@@ -103,6 +109,24 @@ export function registerSendRoutes(app: FastifyInstance, ctx: DoubleContext): vo
       const numberExists = ctx.outcomes.exists(chatId);
       ctx.checks.push({ session: name, phone: digitsOf(phone), numberExists, at: Date.now() });
       return { numberExists, chatId: numberExists ? chatId : null };
+    },
+  );
+
+  // The number behind a hidden id (Contacts, "Get Phone Number by LID"): `{lid, pn}`, `pn` null
+  // when the session does not know it. The id may come with or without its `@lid`.
+  app.get(
+    '/api/:session/lids/:lid',
+    async (request: FastifyRequest<{ Params: { session: string; lid: string } }>, reply) => {
+      const session = await ctx.sessions.waitFor(
+        request.params.session,
+        ['WORKING'],
+        ctx.options.statusWaitMs,
+      );
+      if (isError(session)) return sendError(reply, session);
+      const lid = request.params.lid.endsWith('@lid')
+        ? request.params.lid
+        : `${request.params.lid}@lid`;
+      return { lid, pn: ctx.lids.get(lid) ?? null };
     },
   );
 }

@@ -14,7 +14,14 @@ import {
   type RecordedPresence,
   type RecordedSend,
 } from './context.ts';
-import { drop, incoming, pair, registerControlRoutes, restrict } from './controls.ts';
+import {
+  drop,
+  incoming,
+  pair,
+  registerControlRoutes,
+  restrict,
+  type SenderForm,
+} from './controls.ts';
 import { httpError, unauthorized } from './errors.ts';
 import { toChatId } from './ids.ts';
 import { OutcomeBook } from './outcomes.ts';
@@ -63,8 +70,8 @@ export interface LocalWaha {
   drop(session: string): void;
   /** 463 or 475 on every send of the session after `afterSends` more; null lifts it. */
   restrict(session: string, code: 463 | 475 | null, afterSends?: number): void;
-  /** The number `from` writes `body` to the session (a `message` event). */
-  incoming(session: string, from: string, body: string): { id: string };
+  /** The number `from` writes `body` to the session (a `message` event), named `as`. */
+  incoming(session: string, from: string, body: string, as?: SenderForm): { id: string };
   /** Resolves once every scheduled event was posted or given up. */
   settled(): Promise<void>;
   close(): Promise<void>;
@@ -84,6 +91,7 @@ export async function startLocalWaha(
     presence: [],
     checks: [],
     received: [],
+    lids: new Map(),
     log: new RequestLog(),
     holds: new Set(),
   };
@@ -109,7 +117,7 @@ export async function startLocalWaha(
     pair: (session, phone, pushName) => void pair(ctx, session, phone, pushName),
     drop: (session) => void drop(ctx, session),
     restrict: (session, code, afterSends) => void restrict(ctx, session, code, afterSends),
-    incoming: (session, from, body) => incoming(ctx, session, from, body),
+    incoming: (session, from, body, as) => incoming(ctx, session, from, body, as),
     settled: () => ctx.webhooks.settled(),
     close: async () => {
       ctx.sessions.close();

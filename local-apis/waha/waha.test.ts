@@ -634,6 +634,36 @@ describe('incoming messages and device drops', () => {
     expect(waha.received.map((m) => m.body)).toEqual(['STOP', 'BERHENTI']);
   });
 
+  it('names a writer by a hidden id, and tells its number when it knows it', async () => {
+    const { waha, receiver } = await startPaired();
+    waha.incoming('hp1', '6281234567890', 'STOP', 'lid');
+    const hidden = await call(waha, 'POST', '/_local/sessions/hp1/incoming', {
+      json: { from: '6281234567891', body: 'BERHENTI', as: 'hidden' },
+      key: null,
+    });
+    expect(hidden.body.id).toMatch(/^false_1\d{14}@lid_[0-9A-F]{20}$/);
+    await waha.settled();
+    const from = (body: string) =>
+      receiver.events('message').find((m) => m.payload.body === body).payload.from as string;
+    expect(from('STOP')).toMatch(/^1\d{14}@lid$/);
+    expect(from('BERHENTI')).toMatch(/^1\d{14}@lid$/);
+    expect(from('STOP')).not.toBe(from('BERHENTI'));
+    const known = await call(waha, 'GET', `/api/hp1/lids/${encodeURIComponent(from('STOP'))}`);
+    expect(known.body).toEqual({ lid: from('STOP'), pn: '6281234567890@c.us' });
+    // Without its '@lid' too, as WAHA takes it.
+    const bare = from('BERHENTI').replace('@lid', '');
+    expect((await call(waha, 'GET', `/api/hp1/lids/${bare}`)).body).toEqual({
+      lid: from('BERHENTI'),
+      pn: null,
+    });
+    expect((await call(waha, 'GET', `/api/hp1/lids/${bare}`, { key: null })).status).toBe(401);
+    const bad = await call(waha, 'POST', '/_local/sessions/hp1/incoming', {
+      json: { from: '6281234567891', body: 'x', as: 'anon' },
+      key: null,
+    });
+    expect(bad.status).toBe(400);
+  });
+
   it('a dropped device turns FAILED: sends answer 422, a restart asks for a new QR', async () => {
     const { waha, receiver } = await startPaired();
     const dropped = await call(waha, 'POST', '/_local/sessions/hp1/drop', { key: null });

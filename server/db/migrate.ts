@@ -20,6 +20,7 @@ import * as templateStatusTime from './migrations/019-template-status-time.ts';
 import * as mediaUploadTime from './migrations/020-media-upload-time.ts';
 import * as deviceStatusTime from './migrations/021-device-status-time.ts';
 import * as webhookSecretPrevious from './migrations/022-webhook-secret-previous.ts';
+import * as whatsappLids from './migrations/023-whatsapp-lids.ts';
 
 /** A migration gets its engine for the few changes only one of them needs. */
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
@@ -46,6 +47,7 @@ export const MIGRATIONS: [string, Migration][] = [
   ['020-media-upload-time', mediaUploadTime],
   ['021-device-status-time', deviceStatusTime],
   ['022-webhook-secret-previous', webhookSecretPrevious],
+  ['023-whatsapp-lids', whatsappLids],
 ];
 
 /** Applies `migrations` (all of them unless a test asks for the first few). */

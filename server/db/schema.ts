@@ -302,6 +302,13 @@ export interface OptOutsTable {
   created_by: string | null;
 }
 
+/** The phone number WAHA knows for a hidden id (`…@lid`), null when it knew none (migration 023). */
+export interface WhatsappLidsTable {
+  lid: string;
+  number: string | null;
+  looked_up_at: string;
+}
+
 export interface MigrationsTable {
   name: string;
   applied_at: string;
@@ -331,5 +338,6 @@ export interface Database {
   gateway_settings: GatewaySettingsTable;
   gateway_devices: GatewayDevicesTable;
   opt_outs: OptOutsTable;
+  whatsapp_lids: WhatsappLidsTable;
   sebar_migrations: MigrationsTable;
 }

@@ -30,6 +30,7 @@ const TABLES: { [T in keyof Database]: (keyof Database[T] & string)[] } = {
   gateway_settings: ['id'],
   gateway_devices: ['session'],
   opt_outs: ['number'],
+  whatsapp_lids: ['lid'],
 };
 
 export interface Snapshot {

@@ -148,7 +148,7 @@ export class DeliveryEngine {
       this.context.log.warn({ errors: meta.accountErrors }, 'Meta reported account errors');
     }
     if (meta.halt) this.context.log.warn({ halt: meta.halt }, 'delivery engine halted');
-    const taken = meta.taken + (await applyGatewayEvents(database));
+    const taken = meta.taken + (await applyGatewayEvents(database, this.context.secrets));
     if (Date.now() - this.lastSweep > 1000) {
       this.lastSweep = Date.now();
       await requeueUnanswered(database, this.unansweredMs());

@@ -3,12 +3,15 @@
 // applyStatuses), and incoming messages are read for the opt-out list. The events are marked
 // applied in the same transaction.
 import type { ReportedStatus } from '#common/delivery-states.ts';
+import { optOutKeyword } from '#common/opt-outs.ts';
 import { now, reportedAt, type DbHandle } from '#server/db/connection.ts';
 import { transact, type Tx } from '#server/db/transaction.ts';
 import { recordOptOuts } from '#server/modules/opt-outs/opt-outs.service.ts';
 import { heardStatus } from './devices.service.ts';
+import { knownLids, lookUpLids, type LidLookup } from './lids.ts';
+import type { SecretBox } from './secret-box.ts';
 import { applyStatuses, type CallbackKey, type ReportedMessageStatus } from './send-results.ts';
-import type { WahaSession } from './waha.ts';
+import { numberOfChat, type WahaSession } from './waha.ts';
 import {
   anyDueEvents,
   EVENT_BATCH,
@@ -65,10 +68,15 @@ export function ackStatusOf(body: unknown): ReportedMessageStatus | null {
   };
 }
 
-/** A message someone wrote to one of the devices: its sender ('628…') and its text. */
+/**
+ * A message someone wrote to one of the devices: its sender and its text. WhatsApp may name the
+ * sender by a hidden id ('…@lid') instead of their number: then `from` is null unless the event
+ * also carries the number (NOWEB's `_data.key.remoteJidAlt`), and WAHA is asked for it.
+ */
 export interface IncomingMessage {
   session: string;
-  from: string;
+  from: string | null;
+  lid: string | null;
   text: string;
 }
 
@@ -79,26 +87,41 @@ export interface IncomingMessage {
 export function incomingMessagesOf(body: unknown): IncomingMessage[] {
   const event = body as WahaEvent | null;
   if (event?.event !== 'message') return [];
-  const payload = event.payload as { from?: unknown; fromMe?: unknown; body?: unknown } | null;
+  const payload = event.payload as {
+    from?: unknown;
+    fromMe?: unknown;
+    body?: unknown;
+    _data?: { key?: { remoteJidAlt?: unknown } };
+  } | null;
   if (!payload || payload.fromMe === true || typeof payload.body !== 'string') return [];
-  const from = /^(\d{8,15})@(c\.us|s\.whatsapp\.net)$/.exec(String(payload.from))?.[1];
-  if (!from) return [];
-  return [{ session: String(event.session ?? ''), from, text: payload.body }];
+  const lid = /^\d{1,20}@lid$/.test(String(payload.from)) ? String(payload.from) : null;
+  const from = numberOfChat(lid ? payload._data?.key?.remoteJidAlt : payload.from);
+  if (!from && !lid) return [];
+  return [
+    { session: String(event.session ?? ''), from, lid: from ? null : lid, text: payload.body },
+  ];
 }
 
 /**
  * Applies the kept gateway events not applied yet, in the order they became due, `limit` at a
  * time; answers how many it took. An ack naming no known message is put back to wait a little
- * for its send's answer (as Meta's statuses are), then is kept as applied (not Sebar's).
+ * for its send's answer (as Meta's statuses are), then is kept as applied (not Sebar's); so is a
+ * keyword message from a hidden id, while WAHA is asked for its number.
  */
-export async function applyGatewayEvents(database: DbHandle, limit = EVENT_BATCH): Promise<number> {
+export async function applyGatewayEvents(
+  database: DbHandle,
+  secrets: SecretBox,
+  limit = EVENT_BATCH,
+): Promise<number> {
   if (!(await anyDueEvents(database, 'waha'))) return 0;
-  return transact(database, async (tx) => {
+  const { taken, lookups } = await transact(database, async (tx) => {
     const events = (await pendingEvents(tx, 'waha', limit)).map((row) => {
       const event = parsed(row.body);
-      return { ...row, event, ack: event ? ackStatusOf(event) : null };
+      // A STOP, BERHENTI or UNSUB written to a device puts its sender on the opt-out list.
+      const keywords = incomingMessagesOf(event).filter((m) => optOutKeyword(m.text) !== null);
+      return { ...row, event, keywords, ack: event ? ackStatusOf(event) : null };
     });
-    if (events.length === 0) return 0;
+    if (events.length === 0) return { taken: 0, lookups: [] };
 
     // Session statuses in the order WAHA made them (it posts events concurrently).
     const statuses = events
@@ -122,18 +145,32 @@ export async function applyGatewayEvents(database: DbHandle, limit = EVENT_BATCH
       events.flatMap((e) => (e.ack ? [e.ack] : [])),
       null,
     );
-    const { done, waiting } = splitWaiting(events, (e) => e.ack !== null && unknown.has(e.ack.id));
-    // A STOP, BERHENTI or UNSUB written to a device puts its sender on the opt-out list.
-    const incoming = done.flatMap((e) => incomingMessagesOf(e.event));
+    const lids = await knownLids(
+      tx.db,
+      events.flatMap((e) => e.keywords.flatMap((m) => (m.lid ? [m.lid] : []))),
+    );
+    const unasked = (e: (typeof events)[number]): LidLookup[] =>
+      e.keywords.flatMap(({ session, lid }) => (lid && !lids.has(lid) ? [{ session, lid }] : []));
+    const { done, waiting } = splitWaiting(
+      events,
+      (e) => (e.ack !== null && unknown.has(e.ack.id)) || unasked(e).length > 0,
+    );
     await recordOptOuts(
       tx,
-      incoming.map((message) => ({ from: message.from, texts: [message.text] })),
+      done.flatMap((e) =>
+        e.keywords.flatMap((m) => {
+          const from = m.from ?? lids.get(m.lid ?? '') ?? null;
+          return from ? [{ from, texts: [m.text] }] : [];
+        }),
+      ),
       'gateway',
     );
     await markApplied(tx, done);
     await putBack(tx, waiting);
-    return events.length;
+    return { taken: events.length, lookups: waiting.flatMap(unasked) };
   });
+  await lookUpLids(database, secrets, lookups);
+  return taken;
 }
 
 /** The person a sent message's serialized id names (`true_628…@c.us_3EB0…`): '628…', or null. */

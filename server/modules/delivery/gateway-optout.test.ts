@@ -78,6 +78,44 @@ describe('a STOP written to a device', () => {
   });
 });
 
+describe('a STOP from a hidden id (`…@lid`)', () => {
+  const lookups = () => f.waha.requests.filter((r) => r.path.includes('/lids/'));
+
+  it('puts the number WAHA tells for it on the list, asking once', async () => {
+    const from = numberEnding(5200, '0010');
+    f.waha.incoming('toko-1', from, 'berhenti', 'lid');
+    await applied();
+    f.waha.incoming('toko-1', from, 'STOP', 'lid');
+    await applied();
+    const list = await f.server.api('GET', `/api/admin/opt-outs?search=${from}`, {
+      token: f.server.adminToken,
+    });
+    expect(list.body.items).toEqual([
+      expect.objectContaining({ number: from, channel: 'gateway', keyword: 'berhenti' }),
+    ]);
+    // The second message's hidden id was known: WAHA was asked once.
+    expect(lookups()).toHaveLength(1);
+  });
+
+  it('is applied without a number when WAHA knows none, and blocks nothing behind it', async () => {
+    const hidden = numberEnding(5201, '0010');
+    const after = numberEnding(5202, '0010');
+    f.waha.incoming('toko-1', hidden, 'STOP', 'hidden');
+    f.waha.incoming('toko-1', after, 'STOP');
+    await applied();
+    const list = await f.server.api('GET', '/api/admin/opt-outs?page_size=100', {
+      token: f.server.adminToken,
+    });
+    const numbers = list.body.items.map((item: { number: string }) => item.number);
+    expect(numbers).toContain(after);
+    expect(numbers).not.toContain(hidden);
+    const kept = await db().selectFrom('whatsapp_lids').selectAll().execute();
+    expect(new Set(kept.map((row) => row.number))).toEqual(
+      new Set([numberEnding(5200, '0010'), null]),
+    );
+  });
+});
+
 describe('a blast made while the sending hours are closed', () => {
   it('answers when it goes on, sends nothing until then, and goes on when they open', async () => {
     // A window closed now (Asia/Jakarta): from the next hour to midnight, or, in the day's last

@@ -100,6 +100,26 @@ function problemOf(body: unknown, status: number): { message: string; code: numb
 /** WhatsApp's chat id of a number in Sebar's form ('628…'). */
 export const chatIdOf = (number: string) => `${number}@c.us`;
 
+/** The number ('628…') of a person's chat id ('628…@c.us', or NOWEB's '@s.whatsapp.net'), or null. */
+export const numberOfChat = (chatId: unknown): string | null =>
+  /^(\d{6,20})@(c\.us|s\.whatsapp\.net)$/.exec(String(chatId))?.[1] ?? null;
+
+/**
+ * The number WAHA knows for a hidden id ('…@lid'), asked through the session that heard it:
+ * '628…', or null when WAHA knows none (`{lid, pn: null}`).
+ */
+export async function lidNumber(
+  connection: WahaConnection,
+  session: string,
+  lid: string,
+): Promise<string | null> {
+  const answer = await wahaRequest<{ pn?: unknown } | null>(
+    connection,
+    `/api/${encodeURIComponent(session)}/lids/${encodeURIComponent(lid)}`,
+  );
+  return numberOfChat(answer?.pn);
+}
+
 /** A session's config: its events come to Sebar's webhook, signed with `hmacKey`. */
 function sessionConfig(webhookUrl: string, hmacKey: string) {
   return {

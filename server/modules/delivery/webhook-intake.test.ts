@@ -21,6 +21,7 @@ import { applyEvents } from './cloud-api-events.ts';
 import { ENGINE_DEFAULTS } from './engine-options.ts';
 import { applyGatewayEvents } from './gateway-events.ts';
 import { requeueUnanswered } from './outbox.ts';
+import { secretBox } from './secret-box.ts';
 import { WebhookIntake } from './webhook-intake.ts';
 
 /** Counts the inserts the database is asked to run. */
@@ -89,7 +90,9 @@ it('an idle worker looks at its queues without waiting for another writer', asyn
       halt: null,
       accountErrors: [],
     });
-    expect(await Promise.race([applyGatewayEvents(handle), blocked])).toBe(0);
+    expect(
+      await Promise.race([applyGatewayEvents(handle, secretBox(Buffer.alloc(32))), blocked]),
+    ).toBe(0);
     const waits = { cloudApiMs: 15_000, gatewayMs: 60_000, maxAttempts: 8 };
     expect(await Promise.race([requeueUnanswered(handle, waits), blocked])).toBe(0);
   } finally {
