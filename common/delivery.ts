@@ -273,6 +273,18 @@ export const DeliveryQueueSchema = z.object({
     since: z.string().nullable(),
     /** When a pause ends by itself; null: until the admin resumes. */
     resume_at: z.string().nullable(),
+    /**
+     * The last error Meta reported for the business phone number in the last 24 hours, halting
+     * or not: its code, its meaning in Indonesian, Meta's own title and when it came.
+     */
+    warning: z
+      .object({
+        code: z.number(),
+        meaning: z.string(),
+        title: z.string().nullable(),
+        at: z.string(),
+      })
+      .nullable(),
   }),
   waiting: z.number(),
   sending: z.number(),

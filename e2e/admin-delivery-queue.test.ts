@@ -159,7 +159,17 @@ describe('queue card', () => {
     await deliver([[0, { state: 'sent', status: 'success', sent_at: at() }]]);
     await page.locator('[data-queue-figure="sent_today"] dd', { hasText: '1' }).waitFor();
     expect(await figure(page, 'sending')).toBe('0');
+    // An error Meta reports for the phone number (a webhook's `value.errors`) appears too.
+    await db()
+      .updateTable('delivery_engine')
+      .set({ warning_code: 131016, warning_title: 'Service unavailable', warning_at: at() })
+      .execute();
+    const warning = page.locator('[data-engine-warning]');
+    await warning.waitFor();
+    expect(await warning.textContent()).toContain(`${errorMeaning(131016).meaning} (kode 131016)`);
+    expect(await warning.textContent()).toContain('Pesan Meta: Service unavailable');
     expect(await stillMarked(page)).toBe(true);
+    await shot(page, 'admin-delivery-queue-warning-desktop');
     await page.context().close();
   });
 });

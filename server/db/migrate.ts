@@ -21,6 +21,7 @@ import * as mediaUploadTime from './migrations/020-media-upload-time.ts';
 import * as deviceStatusTime from './migrations/021-device-status-time.ts';
 import * as webhookSecretPrevious from './migrations/022-webhook-secret-previous.ts';
 import * as whatsappLids from './migrations/023-whatsapp-lids.ts';
+import * as engineWarning from './migrations/024-engine-warning.ts';
 
 /** A migration gets its engine for the few changes only one of them needs. */
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
@@ -48,6 +49,7 @@ export const MIGRATIONS: [string, Migration][] = [
   ['021-device-status-time', deviceStatusTime],
   ['022-webhook-secret-previous', webhookSecretPrevious],
   ['023-whatsapp-lids', whatsappLids],
+  ['024-engine-warning', engineWarning],
 ];
 
 /** Applies `migrations` (all of them unless a test asks for the first few). */

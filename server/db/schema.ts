@@ -281,6 +281,10 @@ export interface DeliveryEngineTable {
   resume_at: string | null;
   /** The next free send slot of all workers together (decision 218). */
   next_slot_at: string;
+  /** The last error Meta reported for the phone number (migration 024): code, title, when. */
+  warning_code: number | null;
+  warning_title: string | null;
+  warning_at: string | null;
 }
 
 /** The last send to each recipient: the per-recipient gap and the daily unique recipients. */

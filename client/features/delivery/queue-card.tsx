@@ -1,7 +1,8 @@
 // 'Antrean Pengiriman' on Pengiriman: whether the engine sends (and why not, with 'Lanjutkan
-// Pengiriman'), what waits and what is on its way, today's sends and failures by code, the rate
-// against its limit and the daily recipient limit (in gateway mode: the devices' pacing, their
-// daily limits and the sending hours). Read again every few seconds.
+// Pengiriman'), the last error Meta reported for the phone number, what waits and what is on its
+// way, today's sends and failures by code, the rate against its limit and the daily recipient
+// limit (in gateway mode: the devices' pacing, their daily limits and the sending hours). Read
+// again every few seconds.
 import { Activity, Play } from 'lucide-react';
 import type { DeliveryQueue, EngineState } from '#common/delivery.ts';
 import { Alert } from '#client/components/ui/alert.tsx';
@@ -73,8 +74,21 @@ function HaltedEngine({ engine }: { engine: Engine }) {
   );
 }
 
+/** The last error Meta reported for the business phone number, whether or not it halted sending. */
+function AccountWarning({ warning }: { warning: NonNullable<Engine['warning']> }) {
+  return (
+    <Alert variant="warning" title="Laporan terakhir dari Meta" data-engine-warning="">
+      <p>
+        {warning.meaning} (kode {warning.code}), {formatDateTime(warning.at)}.
+      </p>
+      {warning.title && <p className="text-muted-foreground">Pesan Meta: {warning.title}</p>}
+    </Alert>
+  );
+}
+
 function EngineStatus({ engine }: { engine: Engine }) {
   const { label, variant } = ENGINE_LOOK[engine.state];
+  const halted = engine.state === 'paused' || engine.state === 'stopped';
   return (
     <div className="grid gap-3" data-engine-state={engine.state}>
       <p className="flex flex-wrap items-center gap-2 text-sm">
@@ -90,8 +104,10 @@ function EngineStatus({ engine }: { engine: Engine }) {
           dikirim otomatis.
         </p>
       )}
-      {(engine.state === 'paused' || engine.state === 'stopped') && (
-        <HaltedEngine engine={engine} />
+      {halted && <HaltedEngine engine={engine} />}
+      {/* A warning that halted the engine is already said above. */}
+      {engine.warning && !(halted && engine.warning.code === engine.error_code) && (
+        <AccountWarning warning={engine.warning} />
       )}
     </div>
   );

@@ -9,6 +9,7 @@ import { recordIncomingOptOuts } from '#server/modules/opt-outs/opt-outs.service
 import {
   applyStatuses,
   haltFor,
+  noteAccountError,
   type EngineHalt,
   parseCallbackKey,
   type ReportedMessageStatus,
@@ -160,6 +161,7 @@ export async function applyEvents(
       done.map((e) => e.parsed),
     );
     const halt = await haltFor(tx, [...haltCodes, ...reported.map((e) => e.code)], retrying);
+    await noteAccountError(tx, reported.at(-1));
     // Keyword messages in the events put their senders on the opt-out list, once per event.
     await recordIncomingOptOuts(tx, done);
     // Meta's template status webhooks come to the same URL: a paused template leaves the clients.

@@ -2,6 +2,7 @@
 // unique recipients, a restricted sender (pause), a bad token (stop) and a client's cancel.
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { strandingMessage } from '#common/blast-rules.ts';
+import { errorMeaning } from '#common/whatsapp-errors.ts';
 import { webhookError } from '#local-apis/cloud-api/errors.ts';
 import { messagesWebhook } from '#local-apis/cloud-api/statuses.ts';
 import { checkLedger } from '#server/db/ledger-check.ts';
@@ -169,6 +170,18 @@ describe('an error Meta reports by webhook for the account, not for a message', 
         ],
       ]);
       expect((await engineRow()).state).toBe('running');
+      // The admin sees it on 'Pengiriman' too.
+      const queue = await f.server.api('GET', '/api/admin/delivery/queue', {
+        token: f.server.adminToken,
+      });
+      expect(queue.body.engine).toMatchObject({
+        state: 'running',
+        warning: {
+          code: 131000,
+          meaning: errorMeaning(131000).meaning,
+          title: webhookError(131000).title,
+        },
+      });
     } finally {
       warn.mockRestore();
     }

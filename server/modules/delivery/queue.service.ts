@@ -32,13 +32,22 @@ function engineView(
   at: string,
   unsent: number,
 ): DeliveryQueue['engine'] {
-  const quiet = { reason: null, error_code: null, resume_at: null };
+  const quiet = { reason: null, error_code: null, resume_at: null, warning: null };
   if (mode === 'manual' && unsent === 0) return { state: 'off', since: null, ...quiet };
   if (!row) return { state: 'running', since: null, ...quiet };
+  const warning = warningOf(row, at);
   if (row.state === 'paused' && row.resume_at !== null && row.resume_at <= at)
-    return { state: 'running', since: row.resume_at, ...quiet };
+    return { state: 'running', since: row.resume_at, ...quiet, warning };
   const { state, reason, error_code, since, resume_at } = row;
-  return { state, reason, error_code, since, resume_at };
+  return { state, reason, error_code, since, resume_at, warning };
+}
+
+/** The last error Meta reported for the phone number, while it is less than a day old. */
+function warningOf(row: DeliveryEngineTable, at: string): DeliveryQueue['engine']['warning'] {
+  const { warning_code: code, warning_title: title, warning_at: when } = row;
+  if (code === null || when === null || when <= new Date(Date.parse(at) - DAY_MS).toISOString())
+    return null;
+  return { code: Number(code), meaning: errorMeaning(Number(code)).meaning, title, at: when };
 }
 
 /** Today's failures by Meta's code (Sebar's own, without a code, by their title), most first. */

@@ -122,7 +122,14 @@ describe('delivery queue', () => {
     expect(answer.status).toBe(200);
     expect(answer.body).toEqual({
       mode: 'manual',
-      engine: { state: 'off', reason: null, error_code: null, since: null, resume_at: null },
+      engine: {
+        state: 'off',
+        reason: null,
+        error_code: null,
+        since: null,
+        resume_at: null,
+        warning: null,
+      },
       waiting: 0,
       sending: 0,
       sent_today: 0,
@@ -213,7 +220,14 @@ describe('delivery queue', () => {
     expect(answer.status).toBe(200);
     expect(answer.body).toEqual({
       mode: 'cloud_api',
-      engine: { state: 'running', reason: null, error_code: null, since: null, resume_at: null },
+      engine: {
+        state: 'running',
+        reason: null,
+        error_code: null,
+        since: null,
+        resume_at: null,
+        warning: null,
+      },
       waiting: 2,
       sending: 1,
       sent_today: 2,
@@ -252,6 +266,7 @@ describe('delivery queue', () => {
       error_code: 131048,
       since,
       resume_at: null,
+      warning: null,
     });
     const later = ago(-HOUR);
     await setEngine({ state: 'paused', reason, error_code: 131048, since, resume_at: later });
@@ -264,7 +279,21 @@ describe('delivery queue', () => {
       error_code: null,
       since: ended,
       resume_at: null,
+      warning: null,
     });
+  });
+
+  it('shows the last error Meta reported for the phone number for a day', async () => {
+    const title = 'Service unavailable';
+    const at = ago(23 * HOUR);
+    await setEngine({ warning_code: 131016, warning_title: title, warning_at: at });
+    expect((await queue()).body.engine).toMatchObject({
+      state: 'running',
+      warning: { code: 131016, meaning: errorMeaning(131016).meaning, title, at },
+    });
+    await setEngine({ warning_at: ago(25 * HOUR) });
+    expect((await queue()).body.engine.warning).toBeNull();
+    await setEngine({ warning_code: null, warning_title: null, warning_at: null });
   });
 
   it('resumes a paused engine for the admin, audited, and a second resume records nothing', async () => {

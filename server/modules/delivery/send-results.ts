@@ -381,6 +381,24 @@ export async function haltFor(
   return halt;
 }
 
+/**
+ * Keeps the last error Meta reported for the business phone number (`value.errors` of a webhook),
+ * halting or not, so that 'Pengiriman' can show it.
+ */
+export async function noteAccountError(
+  tx: Tx,
+  error: { code: number; title: string | null } | undefined,
+) {
+  if (!error) return;
+  const at = now();
+  await holdEngine(tx, at);
+  await tx.db
+    .updateTable('delivery_engine')
+    .set({ warning_code: error.code, warning_title: error.title, warning_at: at })
+    .where('id', '=', 1)
+    .execute();
+}
+
 async function haltEngine(tx: Tx, halt: EngineHalt, retrying: Retrying) {
   const at = now();
   await holdEngine(tx, at);
