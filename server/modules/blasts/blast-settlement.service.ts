@@ -226,18 +226,52 @@ const CLOSED_BEFORE_SENDING: Record<string, string> = {
 export const closedBeforeSending = (status: string): string | null =>
   CLOSED_BEFORE_SENDING[status] ?? null;
 
+/** Why a queued number fails when its recipient opts out before it is sent. */
+export const OPTED_OUT_BEFORE_SENDING = 'Penerima berhenti berlangganan sebelum nomor ini dikirim';
+
+/** A queued number failed unsent, with the reason. */
+const failedUnsent = (reason: string) => ({
+  state: 'failed' as const,
+  status: 'failed' as const,
+  failed_at: now(),
+  error_code: null,
+  error_title: reason,
+  next_attempt_at: null,
+});
+
+/**
+ * A recipient asked to receive no more blasts (an opt-out): the numbers still queued to them fail
+ * unsent with the reason, and their blasts are settled (refunded). Each blast is locked before its
+ * numbers, as every other change of them does. Numbers already on their way are left to their
+ * fate.
+ */
+export async function withdrawQueuedTo(tx: Tx, numbers: readonly string[]): Promise<void> {
+  if (numbers.length === 0) return;
+  const blasts = await tx.db
+    .selectFrom('blast_numbers')
+    .select('blast_id')
+    .distinct()
+    .where('number', 'in', [...numbers])
+    .where('state', '=', 'queued')
+    .execute();
+  for (const { blast_id } of blasts) {
+    await lockBlast(tx, blast_id);
+    await tx.db
+      .updateTable('blast_numbers')
+      .set(failedUnsent(OPTED_OUT_BEFORE_SENDING))
+      .where('blast_id', '=', blast_id)
+      .where('number', 'in', [...numbers])
+      .where('state', '=', 'queued')
+      .execute();
+    await settleDelivery(tx, blast_id);
+  }
+}
+
 /** Fails the numbers still waiting to be sent, with the reason; answers the blast's counts. */
 async function stopSending(tx: Tx, id: string, outcome: 'rejected' | 'cancelled') {
   await tx.db
     .updateTable('blast_numbers')
-    .set({
-      state: 'failed',
-      status: 'failed',
-      failed_at: now(),
-      error_code: null,
-      error_title: CLOSED_BEFORE_SENDING[outcome],
-      next_attempt_at: null,
-    })
+    .set(failedUnsent(CLOSED_BEFORE_SENDING[outcome]!))
     .where('blast_id', '=', id)
     .where('state', '=', 'queued')
     .execute();

@@ -5,6 +5,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sendingWindow } from '#common/sending-hours.ts';
 import { checkLedger } from '#server/db/ledger-check.ts';
+import { OPTED_OUT_BEFORE_SENDING } from '#server/modules/blasts/blast-settlement.service.ts';
 import { numberEnding } from '#server/test/delivery-fixture.ts';
 import { startGatewayFixture, type GatewayFixture } from '#server/test/gateway-fixture.ts';
 
@@ -116,12 +117,51 @@ describe('a STOP from a hidden id (`…@lid`)', () => {
   });
 });
 
+/** Sending hours closed now (Asia/Jakarta): from the next hour to midnight, or to 23:00. */
+function closedHours() {
+  const hour = new Date(Date.now() + 7 * 3600_000).getUTCHours();
+  return hour < 23 ? `${String(hour + 1).padStart(2, '0')}:00-24:00` : '00:00-23:00';
+}
+
+describe('a recipient who opts out while a blast to them waits', () => {
+  it('is withdrawn from it unsent and refunded, by a STOP or by the admin', async () => {
+    await f.configure({ sending_hours: closedHours() });
+    const [stops, listed, stays] = [5300, 5301, 5302].map((n) => numberEnding(n, '0010'));
+    const before = await points();
+    const created = await f.blast([stops!, listed!, stays!]);
+    expect(await points()).toBe(before - 3);
+
+    f.waha.incoming('toko-1', stops!, 'STOP');
+    await applied();
+    const added = await f.server.api('POST', '/api/admin/opt-outs', {
+      token: f.server.adminToken,
+      body: { number: listed },
+    });
+    expect(added.status).toBe(201);
+    const waiting = await f.read(created.id);
+    expect(waiting.status).toBe('pending');
+    for (const idx of [0, 1]) {
+      expect(waiting.numbers[idx]).toMatchObject({
+        status: 'failed',
+        delivery: { state: 'failed', reason: OPTED_OUT_BEFORE_SENDING, attempts: 0 },
+      });
+    }
+    expect(waiting.numbers[2]).toMatchObject({ status: 'pending', delivery: { state: 'queued' } });
+
+    await f.configure({ sending_hours: '00:00-24:00' });
+    const done = await f.until(created.id, (b) => b.status === 'completed');
+    expect(done).toMatchObject({ successful_count: 1, failed_count: 2, refund_points: 2 });
+    expect(await points()).toBe(before - 1);
+    expect(f.waha.sentTo(stops!)).toHaveLength(0);
+    expect(f.waha.sentTo(listed!)).toHaveLength(0);
+    expect(f.waha.sentTo(stays!)).toHaveLength(1);
+    expect(await checkLedger(db())).toEqual([]);
+  });
+});
+
 describe('a blast made while the sending hours are closed', () => {
   it('answers when it goes on, sends nothing until then, and goes on when they open', async () => {
-    // A window closed now (Asia/Jakarta): from the next hour to midnight, or, in the day's last
-    // hour, from midnight to 23:00 (it opens tomorrow).
-    const hour = new Date(Date.now() + 7 * 3600_000).getUTCHours();
-    const closed = hour < 23 ? `${String(hour + 1).padStart(2, '0')}:00-24:00` : '00:00-23:00';
+    const closed = closedHours();
     await f.configure({ sending_hours: closed });
     const number = numberEnding(5100, '0010');
     const created = await f.blast([number]);

@@ -1,6 +1,7 @@
 // The opt-out list: who said a keyword to the business (Meta's incoming messages, recorded in the
 // transaction that applies their webhook), the admin's additions and removals, and the numbers a
-// new blast must leave out before it is charged (decision 210).
+// new blast must leave out before it is charged (decision 210). A number put on the list is also
+// withdrawn from the blasts still queued to it (decision 243).
 import {
   OPT_OUT_MESSAGES,
   optOutKeyword,
@@ -16,6 +17,7 @@ import type { OptOutsTable } from '#server/db/schema.ts';
 import { transact, type Tx } from '#server/db/transaction.ts';
 import { conflict, HttpError } from '#server/plugins/errors.ts';
 import { recordAudit } from '#server/modules/audit/audit.service.ts';
+import { withdrawQueuedTo } from '#server/modules/blasts/blast-settlement.service.ts';
 
 /** A message a WhatsApp user sent to the business: its sender and the texts it carries. */
 export interface IncomingMessage {
@@ -130,6 +132,7 @@ export async function recordOptOuts(
     .values([...rows.values()])
     .onConflict((oc) => oc.column('number').doNothing())
     .execute();
+  await withdrawQueuedTo(tx, [...rows.keys()]);
 }
 
 /** The opt-outs the kept Cloud API webhook `events` carry (see `recordOptOuts`). */
@@ -242,6 +245,7 @@ export async function addOptOut(
       .onConflict((oc) => oc.column('number').doNothing())
       .executeTakeFirst();
     if (!added.numInsertedOrUpdatedRows) throw conflict(OPT_OUT_MESSAGES.alreadyListed);
+    await withdrawQueuedTo(tx, [number]);
     await recordAudit(tx.db, {
       actorId,
       action: 'opt_out.add',
