@@ -290,7 +290,10 @@ export const DeliveryQueueSchema = z.object({
   sending: z.number(),
   sent_today: z.number(),
   failed_today: z.number(),
-  /** Today's failures by Meta's code (null: Sebar's own, by its title), most first. */
+  /**
+   * Today's failures by Meta's code (null: Sebar's own, by its title), most first; numbers
+   * withdrawn unsent (a cancel, a reject, an opt-out) are refunded but not counted.
+   */
   failures_today: z.array(
     z.object({ code: z.number().nullable(), meaning: z.string(), count: z.number() }),
   ),

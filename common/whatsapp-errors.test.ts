@@ -1,6 +1,6 @@
 // The list of codes: which are retried, final, or stop the engine.
 import { describe, expect, it } from 'vitest';
-import { errorMeaning, failedStatus } from './whatsapp-errors.ts';
+import { errorMeaning, failedStatus, GIVEN_UP, numberReason } from './whatsapp-errors.ts';
 
 describe('WhatsApp error codes', () => {
   it('count 131026 as no WhatsApp, and the other 13xxxx codes as failed', () => {
@@ -35,6 +35,21 @@ describe('WhatsApp error codes', () => {
     expect(errorMeaning(100).handling).toBe('failed');
     for (const code of [4, 80007, 133004, 1, 2]) {
       expect(errorMeaning(code).handling, String(code)).toBe('retry');
+    }
+  });
+
+  it('tell the client a retried error’s number was given up once it has failed, not retried', () => {
+    expect(numberReason(131000, false)).toBe(errorMeaning(131000).reason);
+    expect(numberReason(131000, true)).toBe(GIVEN_UP);
+    expect(numberReason(131056, true)).toBe(GIVEN_UP);
+    expect(numberReason(131049, true)).toBe(errorMeaning(131049).reason);
+    expect(numberReason(131026, true)).toBe(errorMeaning(131026).reason);
+  });
+
+  it('name the two refusals WhatsApp gives a gateway device', () => {
+    for (const code of [463, 475]) {
+      expect(errorMeaning(code).handling, String(code)).toBe('retry');
+      expect(errorMeaning(code).reason).toBe('Menunggu perangkat pengirim lain; akan dicoba lagi');
     }
   });
 

@@ -1,6 +1,7 @@
-// What a WhatsApp Cloud API error code means for Sebar: what happens to the number (retry it,
-// count it as failed or as having no WhatsApp), what the engine does (go on, pause, stop), and the
-// words the admin (`meaning`) and the client (`reason`) read.
+// What a WhatsApp error code (the Cloud API's, and the two WhatsApp gives a gateway device) means
+// for Sebar: what happens to the number (retry it, count it as failed or as having no WhatsApp),
+// what the engine does (go on, pause, stop), and the words the admin (`meaning`) and the client
+// (`reason`) read.
 import type { NumberStatus } from './blast-rules.ts';
 
 /**
@@ -107,7 +108,7 @@ const CODES: Record<number, ErrorMeaning> = {
   },
   131000: {
     handling: 'retry',
-    meaning: 'Kesalahan di WhatsApp (something went wrong)',
+    meaning: 'Kesalahan tak terduga di WhatsApp',
     reason: PASSING_PROBLEM,
   },
   131016: {
@@ -150,6 +151,18 @@ const CODES: Record<number, ErrorMeaning> = {
     meaning: 'Batas spam tercapai: pengiriman dari nomor ini dibatasi',
     reason: SENDER_PROBLEM,
   },
+  // WhatsApp's refusals of a gateway device, as WAHA passes them on ("server returned error
+  // 463"): the device is held and the number goes to another one.
+  463: {
+    handling: 'retry',
+    meaning: 'WhatsApp membatasi perangkat gateway menghubungi nomor baru (reachout timelock)',
+    reason: 'Menunggu perangkat pengirim lain; akan dicoba lagi',
+  },
+  475: {
+    handling: 'retry',
+    meaning: 'WhatsApp membatasi jumlah pesan perangkat gateway (message capping)',
+    reason: 'Menunggu perangkat pengirim lain; akan dicoba lagi',
+  },
   190: accountStop('Access token tidak valid atau sudah kedaluwarsa'),
   0: accountStop('Access token tidak dapat diautentikasi (AuthException)'),
   3: NO_PERMISSION,
@@ -183,6 +196,20 @@ export function errorMeaning(code: number | null): ErrorMeaning {
     };
   }
   return TRANSIENT;
+}
+
+/** Why a number failed for good after errors that are retried (or that hold it). */
+export const GIVEN_UP =
+  'Tidak terkirim: WhatsApp tetap menolak atau tidak menjawab setelah beberapa kali dicoba';
+
+/**
+ * What the client reads beside a number whose last error was `code`: the code's reason while the
+ * number may still go; once it has failed, an error that would have been retried says the number
+ * was given up, not that it will be tried again.
+ */
+export function numberReason(code: number, failed: boolean): string {
+  const { handling, reason } = errorMeaning(code);
+  return failed && handling !== 'failed' && handling !== 'no_wa' ? GIVEN_UP : reason;
 }
 
 /** The number's status once its message failed with `code`. */

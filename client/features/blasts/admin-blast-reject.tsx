@@ -1,4 +1,6 @@
-// The admin's reject confirmation for a pending blast: every point goes back to the client.
+// The admin's reject confirmation for a pending blast: a manual blast's points all go back to the
+// client; a blast Sebar sends stops, and the points of the numbers not sent go back.
+import { sentByEngine } from '#common/blast-rules.ts';
 import type { Blast } from '#common/blasts.ts';
 import { ConfirmDialog } from '#client/components/ui/confirm-dialog.tsx';
 import { runAction } from '#client/components/ui/toast.ts';
@@ -18,7 +20,8 @@ export function RejectBlastDialog({
   const onReject = async () => {
     if (!blast) return;
     const rejected = await runAction(() => reject.mutateAsync(blast.id), {
-      done: `Blast request berhasil ditolak. ${formatNumber(blast.points_used)} poin dikembalikan ke ${blast.username}.`,
+      done: (closed) =>
+        `Blast request berhasil ditolak. ${formatNumber(closed.refund_points)} poin dikembalikan ke ${blast.username}.`,
       failed: 'Gagal menolak blast request',
     });
     if (rejected) onClose();
@@ -29,7 +32,11 @@ export function RejectBlastDialog({
       open={blast !== null}
       onOpenChange={(open) => !open && onClose()}
       title="Tolak Blast Request"
-      description={`Apakah Anda yakin ingin menolak blast request dari ${blast?.username ?? ''}? Semua ${formatNumber(blast?.points_used ?? 0)} poin akan dikembalikan ke klien.`}
+      description={`Apakah Anda yakin ingin menolak blast request dari ${blast?.username ?? ''}? ${
+        blast && sentByEngine(blast.delivery_mode)
+          ? 'Nomor yang belum dikirim tidak akan dikirim, dan poinnya dikembalikan ke klien. Nomor yang sudah dikirim tetap tercatat.'
+          : `Semua ${formatNumber(blast?.points_used ?? 0)} poin akan dikembalikan ke klien.`
+      }`}
       confirmLabel="Tolak"
       onConfirm={onReject}
       loading={reject.isPending}

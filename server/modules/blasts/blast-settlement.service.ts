@@ -229,6 +229,15 @@ export const closedBeforeSending = (status: string): string | null =>
 /** Why a queued number fails when its recipient opts out before it is sent. */
 export const OPTED_OUT_BEFORE_SENDING = 'Penerima berhenti berlangganan sebelum nomor ini dikirim';
 
+/**
+ * The reasons of numbers withdrawn before they were sent (a reject, a cancel, an opt-out): they
+ * count as failed for the client's refund, but are no failures of delivery.
+ */
+export const WITHDRAWN_REASONS = [
+  ...Object.values(CLOSED_BEFORE_SENDING),
+  OPTED_OUT_BEFORE_SENDING,
+] as const;
+
 /** A queued number failed unsent, with the reason. */
 const failedUnsent = (reason: string) => ({
   state: 'failed' as const,

@@ -12,7 +12,7 @@ import type {
   NumberStatus,
 } from '#common/blasts.ts';
 import { sendingWindow } from '#common/sending-hours.ts';
-import { errorMeaning } from '#common/whatsapp-errors.ts';
+import { numberReason } from '#common/whatsapp-errors.ts';
 import type { PageQuery } from '#common/pagination.ts';
 import { orderedList, type Db, type DbHandle } from '#server/db/connection.ts';
 import { pageWindow, windowIds, type PageWindow } from '#server/db/pages.ts';
@@ -114,7 +114,10 @@ function deliveryOf(row: NumberRow): NumberDelivery | null {
     error_code: row.error_code,
     error_title: row.error_title,
     // Meta's code in the client's words; a failure of Sebar's own (a cancel) carries its words.
-    reason: row.error_code === null ? row.error_title : errorMeaning(row.error_code).reason,
+    reason:
+      row.error_code === null
+        ? row.error_title
+        : numberReason(row.error_code, row.state === 'failed'),
     attempts: row.attempts,
     queued_at: row.queued_at,
     sent_at: row.sent_at,

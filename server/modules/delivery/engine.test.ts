@@ -1,6 +1,7 @@
 // The delivery engine against the local Cloud API: a whole blast sent, every number's fate and
 // reason, refunds through the ledger exactly once, and each number sent exactly once.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { GIVEN_UP } from '#common/whatsapp-errors.ts';
 import { firstOutcome, outcomeBySuffix } from '#local-apis/cloud-api/outcomes.ts';
 import { checkLedger } from '#server/db/ledger-check.ts';
 import {
@@ -127,7 +128,7 @@ describe('outcomes one number at a time', () => {
     const done = await one('0013', 9005);
     expect(done.numbers[0]).toMatchObject({
       status: 'failed',
-      delivery: { state: 'failed', attempts: 3, error_code: 131000 },
+      delivery: { state: 'failed', attempts: 3, error_code: 131000, reason: GIVEN_UP },
     });
     expect(done.refund_points).toBe(1);
   });

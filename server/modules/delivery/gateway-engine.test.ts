@@ -3,6 +3,7 @@
 // numbers not on WhatsApp are refunded and never sent, a restricted device is held and the
 // others finish its numbers. The pacing clock is fast (one second = SECOND_MS).
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { errorMeaning } from '#common/whatsapp-errors.ts';
 import { renderMessage, spintaxSeed } from '#common/spintax.ts';
 import { checkLedger } from '#server/db/ledger-check.ts';
 import { groupBy } from '#common/collections.ts';
@@ -159,7 +160,7 @@ describe('a device hit by 463 mid-blast', () => {
       .where('session', '=', 'toko-1')
       .executeTakeFirstOrThrow();
     expect(device.error_code).toBe(463);
-    expect(device.pause_reason).toContain('463');
+    expect(device.pause_reason).toBe(errorMeaning(463).meaning);
     // Held until the admin resumes it: toko-1 sent nothing more after its restriction.
     const fromToko1 = f.waha.sends.filter(
       (s) => s.session === 'toko-1' && numbers.map(chat).includes(s.chatId),

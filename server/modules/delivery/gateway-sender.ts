@@ -2,6 +2,7 @@
 // WhatsApp (when the settings ask), show "typing…" for a moment, then send the blast's text
 // (its spintax rendered for this number) with its image. Answers what the send came to.
 import { renderMessage, spintaxSeed } from '#common/spintax.ts';
+import { errorMeaning } from '#common/whatsapp-errors.ts';
 import type { Db, DbHandle } from '#server/db/connection.ts';
 import type { FileStore } from '#server/modules/uploads/file-store.ts';
 import type { GatewayClaimed, GatewayPacing } from './gateway-outbox.ts';
@@ -45,19 +46,19 @@ export async function readGatewaySending(
   };
 }
 
-/** WhatsApp's refusals that restrict the device, not the number (WAHA passes them on). */
-const DEVICE_RESTRICTIONS: Record<number, string> = {
-  463: 'WhatsApp membatasi perangkat ini untuk menghubungi nomor baru (kode 463)',
-  475: 'Perangkat ini mencapai batas pesan WhatsApp (kode 475)',
-};
+/**
+ * WhatsApp's refusals that restrict the device, not the number (WAHA passes them on); their
+ * meaning is in common/whatsapp-errors.ts.
+ */
+const DEVICE_RESTRICTIONS = new Set([463, 475]);
 
 /** What a failed gateway send came to. */
 export function gatewayOutcomeOf(error: unknown): SendOutcome {
   if (!(error instanceof WahaError)) return { kind: 'unknown' };
   if (error.kind === 'unreachable') return { kind: 'unreachable' };
   if (error.kind !== 'answer') return { kind: 'unknown' };
-  const restriction = error.code === null ? undefined : DEVICE_RESTRICTIONS[error.code];
-  if (restriction) return { kind: 'held', code: error.code, title: restriction };
+  if (error.code !== null && DEVICE_RESTRICTIONS.has(error.code))
+    return { kind: 'held', code: error.code, title: errorMeaning(error.code).meaning };
   // The session is not there or not WORKING (logged out, stopped, still pairing).
   if (error.status === 404 || error.status === 422)
     return { kind: 'held', code: null, title: 'Perangkat tidak terhubung ke WhatsApp' };

@@ -10,6 +10,7 @@ import {
 import { sendingWindow } from '#common/sending-hours.ts';
 import { jakartaDayRange } from '#common/dashboard.ts';
 import { errorMeaning } from '#common/whatsapp-errors.ts';
+import { WITHDRAWN_REASONS } from '#server/modules/blasts/blast-settlement.service.ts';
 import { now, type Db, type DbHandle } from '#server/db/connection.ts';
 import type { DeliveryEngineTable } from '#server/db/schema.ts';
 import { forUpdate, transact } from '#server/db/transaction.ts';
@@ -57,6 +58,13 @@ async function failuresBetween(db: Db, start: string, end: string) {
     .select((eb) => ['error_code', 'error_title', eb.fn.countAll<number>().as('n')])
     .where('failed_at', '>=', start)
     .where('failed_at', '<', end)
+    // Numbers withdrawn unsent (a cancel, a reject, an opt-out) are no failures of delivery.
+    .where((eb) =>
+      eb.or([
+        eb('error_code', 'is not', null),
+        eb('error_title', 'not in', [...WITHDRAWN_REASONS]),
+      ]),
+    )
     .groupBy(['error_code', 'error_title'])
     .execute();
   const groups = new Map<string, DeliveryQueue['failures_today'][number]>();

@@ -11,7 +11,10 @@ import { startLocalCloudApi, type LocalCloudApi } from '#local-apis/cloud-api/se
 import { DEFAULT_TEMPLATES } from '#local-apis/cloud-api/templates.ts';
 import type { BlastNumbersTable, DeliveryEngineTable } from '#server/db/schema.ts';
 import { transact } from '#server/db/transaction.ts';
-import { settleDelivery } from '#server/modules/blasts/blast-settlement.service.ts';
+import {
+  closedBeforeSending,
+  settleDelivery,
+} from '#server/modules/blasts/blast-settlement.service.ts';
 import { startGatewayFixture, type GatewayFixture } from '#server/test/gateway-fixture.ts';
 import { startServer, type TestServer } from '#server/test/helpers.ts';
 import { expectCleanError, expectUnchanged } from '#server/test/spec.ts';
@@ -249,6 +252,12 @@ describe('delivery queue', () => {
     await setNumber(4, { sent_at: '2025-03-10T17:00:00.000Z' });
     await setNumber(5, { failed_at: '2025-03-11T16:59:59.999Z' });
     await setNumber(6, { failed_at: '2025-03-11T17:00:00.000Z' });
+    // Withdrawn unsent by a cancel: refunded, but no failure of delivery.
+    await setNumber(8, {
+      error_code: null,
+      error_title: closedBeforeSending('cancelled'),
+      failed_at: '2025-03-11T10:00:00.000Z',
+    });
     const figures = await readQueue(server.database.db, at);
     expect([figures.sent_today, figures.failed_today]).toEqual([1, 1]);
     expect(figures.failures_today).toEqual([
