@@ -37,6 +37,10 @@ export interface TemplateText {
   parameters: TemplateParameterText[];
 }
 
+/** Whether the template's header is an image, which the blast must then carry. */
+export const needsImage = (template: Pick<TemplateText, 'header'>) =>
+  template.header?.format === 'IMAGE';
+
 /** Why a blast's template is refused (server) or not yet sendable (form), in Indonesian. */
 export const TEMPLATE_MESSAGES = {
   manualOnly: 'Template hanya dapat dipakai saat blast dikirim melalui WhatsApp Cloud API',

@@ -14,7 +14,7 @@ import {
   shot,
   startE2E,
 } from './helpers.ts';
-import { adminApi, clientApi } from './seed.ts';
+import { adminApi, clientApi, saveSettings } from './seed.ts';
 
 let e2e: E2E;
 let double: LocalCloudApi;
@@ -67,15 +67,17 @@ describe('Template Pesan', () => {
     expect(await cells('promo_bulanan')).toEqual([
       'promo_bulanan',
       'id',
+      'Gambar',
       'MARKETING',
       'Disetujui',
       '2',
       '',
     ]);
     // A text header's value and a URL button's end count as parameters too.
-    expect((await cells('promo_kilat'))[4]).toBe('4');
-    expect((await cells('info_pengiriman'))[3]).toBe('Menunggu');
-    expect((await cells('undian_berhadiah'))[3]).toBe('Ditolak');
+    expect((await cells('promo_kilat'))[2]).toBe('Teks');
+    expect((await cells('promo_kilat'))[5]).toBe('4');
+    expect((await cells('info_pengiriman'))[4]).toBe('Menunggu');
+    expect((await cells('undian_berhadiah'))[4]).toBe('Ditolak');
     // Only an approved template that Sebar can send can be switched on (video_peluncuran has a
     // video header).
     expect(await toggle('info_pengiriman').isDisabled()).toBe(true);
@@ -84,7 +86,7 @@ describe('Template Pesan', () => {
     expect((await cells('video_peluncuran'))[0]).toBe(
       'video_peluncuranBelum dapat dikirim Sebar: header video',
     );
-    expect((await cells('video_peluncuran'))[3]).toBe('Disetujui');
+    expect((await cells('video_peluncuran'))[4]).toBe('Disetujui');
     expect(await toggle('video_peluncuran').isDisabled()).toBe(true);
     await dismissToasts(page);
   });
@@ -98,6 +100,16 @@ describe('Template Pesan', () => {
     const client = await e2e.server.createClient({ username: 'pemakai-template' });
     const offered = await clientApi(e2e.server, client, 'GET', '/api/client/templates');
     expect(offered.map((t: { name: string }) => t.name)).toEqual(['promo_bulanan']);
+    // Its header is an image: while images are not allowed, the admin is told no client can use it.
+    const warning = page.locator('[data-images-off]');
+    await saveSettings(e2e.server, { allow_images: false });
+    await page.reload();
+    await warning.waitFor();
+    expect(await warning.textContent()).toContain('promo_bulanan membutuhkan gambar header');
+    await saveSettings(e2e.server, { allow_images: true });
+    await page.reload();
+    await row('promo_bulanan').waitFor();
+    expect(await warning.count()).toBe(0);
     await dismissToasts(page);
     await page.getByRole('heading', { name: 'Template Pesan' }).scrollIntoViewIfNeeded();
     await shot(page, 'admin-templates-desktop');

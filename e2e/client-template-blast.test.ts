@@ -345,6 +345,26 @@ describe('Form Blast with WhatsApp templates', () => {
     await page.context().close();
   });
 
+  it('says so when the chosen template leaves the list while the form is open', async () => {
+    await enableTemplate('konfirmasi_kehadiran');
+    const { page } = await signedIn(3);
+    await pickTemplate(page, 'konfirmasi_kehadiran');
+    // Meta pauses it, or the admin turns it off: the form reads the list again by itself.
+    await adminApi(
+      e2e.server,
+      'PUT',
+      `/api/admin/delivery/templates/${idOf('konfirmasi_kehadiran')}`,
+      {
+        enabled: false,
+      },
+    );
+    await page.locator('[data-template-gone]').waitFor({ timeout: 20_000 });
+    expect(await page.locator('[data-template-gone]').textContent()).toContain(
+      'Template yang dipilih tidak dapat dipakai lagi',
+    );
+    await page.context().close();
+  });
+
   it('says a header image cannot go while the admin does not allow images, and waits', async () => {
     await saveSettings(e2e.server, { allow_images: false });
     try {

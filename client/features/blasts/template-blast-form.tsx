@@ -6,6 +6,7 @@ import { Controller, useForm, useWatch, type FieldError, type FieldErrors } from
 import { useMemo, type FormEvent } from 'react';
 import { analyzeNumbers, splitNumbers, withoutInvalidNumbers } from '#common/phone.ts';
 import type { ClientTemplate } from '#common/templates.ts';
+import { needsImage } from '#common/template-text.ts';
 import { Alert } from '#client/components/ui/alert.tsx';
 import { toast } from '#client/components/ui/toast.ts';
 import { problemTitle } from './blast-form-rules.ts';
@@ -13,7 +14,6 @@ import { BlastImageField } from './blast-image-field.tsx';
 import { BlastNumbersField } from './blast-numbers-field.tsx';
 import { SendButton } from './blast-send-button.tsx';
 import {
-  needsImage,
   parameterProblems,
   templateBlastResolver,
   type TemplateBlastContext,
@@ -90,6 +90,8 @@ function useTemplateBlastForm(context: TemplateBlastContext) {
     form,
     analysis,
     template,
+    /** A template was chosen that is no longer in the list. */
+    templateGone: templateId !== '' && template === null,
     parameters,
     image,
     chooseTemplate,
@@ -175,6 +177,10 @@ function SendRow({ sending, blocked }: { sending: boolean; blocked: string | nul
   );
 }
 
+/** The chosen template left the list while the form was open. */
+const TEMPLATE_GONE =
+  'Template yang dipilih tidak dapat dipakai lagi (dijeda WhatsApp atau dinonaktifkan admin). Pilih template lain.';
+
 export function TemplateBlastForm(props: TemplateBlastFormProps) {
   const { points, allowImages, templates, send, sending, uploading, onSent } = props;
   const blast = useTemplateBlastForm({ points, templates });
@@ -219,6 +225,11 @@ export function TemplateBlastForm(props: TemplateBlastFormProps) {
           />
         )}
       />
+      {blast.templateGone && (
+        <Alert variant="warning" data-template-gone="">
+          {TEMPLATE_GONE}
+        </Alert>
+      )}
       {template && (
         <ChosenTemplate
           template={template}

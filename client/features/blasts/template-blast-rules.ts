@@ -3,6 +3,7 @@
 // parameters, the header image, then the numbers as in manual mode.
 import type { FieldErrors, ResolverResult } from 'react-hook-form';
 import {
+  needsImage,
   parameterLabel,
   parameterProblem,
   TEMPLATE_MESSAGES,
@@ -41,10 +42,6 @@ export interface TemplateBlastProblem {
   rule: BlastRule;
   text: string;
 }
-
-/** Whether the template's header is an image, which the blast must then carry. */
-export const needsImage = (template: Pick<TemplateText, 'header'>) =>
-  template.header?.format === 'IMAGE';
 
 /** Each value of the template with what Meta would refuse in it (null: fine), by its key. */
 export function parameterProblems(

@@ -5,6 +5,7 @@ import { useState, type Ref } from 'react';
 import {
   buttonOf,
   buttonUrl,
+  needsImage,
   parameterLabel,
   recipientParts,
   urlStart,
@@ -20,7 +21,7 @@ import {
   SelectValue,
 } from '#client/components/ui/select.tsx';
 import { useDataUrl } from '#client/components/ui/use-data-url.ts';
-import { needsImage, parameterProblems, typedValues } from './template-blast-rules.ts';
+import { parameterProblems, typedValues } from './template-blast-rules.ts';
 
 export const TEMPLATE_ID = 'blast-template';
 export const parameterId = (name: string) => `blast-parameter-${name.replace('.', '-')}`;

@@ -2,6 +2,7 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import type { ConnectionCheck, DeliveryInput, DeliverySettings } from '#common/delivery.ts';
 import { api } from '#client/lib/api-client.ts';
+import { devicesKey } from './devices-api.ts';
 import { deliveryQueueKey } from './queue-api.ts';
 
 export const adminDeliveryKey = ['admin', 'delivery'] as const;
@@ -19,8 +20,9 @@ export function useSaveDelivery() {
     mutationFn: (input: DeliveryInput) => api.put<DeliverySettings>('/admin/delivery', input),
     onSuccess: (saved) => {
       queryClient.setQueryData(adminDeliveryKey, saved);
-      // The mode and the limits show on the queue card too.
+      // The mode and the limits show on the queue card, the daily limit on the devices too.
       void queryClient.invalidateQueries({ queryKey: deliveryQueueKey });
+      void queryClient.invalidateQueries({ queryKey: devicesKey });
     },
   });
 }

@@ -1,5 +1,6 @@
-// The gateway's devices: the list (refreshed every few seconds while one is not yet working),
-// adding one, its pairing QR as an image, and the actions on it.
+// The gateway's devices: the list (read again every few seconds: often while one is not yet
+// working, less often when all are, as a hold or a drop can come at any time), adding one, its
+// pairing QR as an image, and the actions on it.
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import type { Device, DeviceList } from '#common/delivery.ts';
 import { API_BASE, api, ApiError } from '#client/lib/api-client.ts';
@@ -8,6 +9,8 @@ import { getSession } from '#client/lib/session.ts';
 export const devicesKey = ['admin', 'delivery', 'devices'] as const;
 /** How often the list is read while a device is pairing, starting or failing. */
 export const DEVICES_REFRESH_MS = 2500;
+/** How often it is read while every device works (as the queue card is). */
+const WORKING_REFRESH_MS = 5000;
 
 const BASE = '/admin/delivery/devices';
 const path = (session: string) => `${BASE}/${encodeURIComponent(session)}`;
@@ -18,7 +21,9 @@ export function useDevices(enabled = true) {
     queryFn: ({ signal }) => api.get<DeviceList>(BASE, { signal }),
     enabled,
     refetchInterval: (query) =>
-      query.state.data?.items.some((d) => d.status !== 'WORKING') ? DEVICES_REFRESH_MS : false,
+      query.state.data?.items.some((d) => d.status !== 'WORKING')
+        ? DEVICES_REFRESH_MS
+        : WORKING_REFRESH_MS,
   });
 }
 

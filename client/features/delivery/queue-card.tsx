@@ -100,8 +100,8 @@ function EngineStatus({ engine }: { engine: Engine }) {
       </p>
       {engine.state === 'off' && (
         <p className="text-sm text-muted-foreground">
-          Mode manual: Sebar tidak mengirim blast sendiri. Pilih WhatsApp Cloud API agar blast
-          dikirim otomatis.
+          Mode manual: Sebar tidak mengirim blast sendiri. Pilih WhatsApp Cloud API atau WhatsApp
+          Gateway (WAHA) agar blast dikirim otomatis.
         </p>
       )}
       {halted && <HaltedEngine engine={engine} />}

@@ -1,7 +1,9 @@
 // 'Template Pesan' on Pengiriman: the business account's templates as last synced from Meta, the
 // sync button, and per template whether clients may send with it.
 import { FileText, RefreshCw } from 'lucide-react';
+import { needsImage } from '#common/template-text.ts';
 import type { Template } from '#common/templates.ts';
+import { Alert } from '#client/components/ui/alert.tsx';
 import { Button } from '#client/components/ui/button.tsx';
 import {
   Card,
@@ -12,9 +14,43 @@ import {
 } from '#client/components/ui/card.tsx';
 import { DataTable, type DataTableColumn } from '#client/components/ui/data-table.tsx';
 import { runAction } from '#client/components/ui/toast.ts';
+import { useAdminSettings } from '#client/features/settings/admin-api.ts';
 import { TemplateStatusBadge } from './template-status-badge.tsx';
 import { TemplateSwitch } from './template-switch.tsx';
 import { useAdminTemplates, useSyncTemplates } from './templates-api.ts';
+
+const HEADER_LABELS: Record<string, string> = {
+  TEXT: 'Teks',
+  IMAGE: 'Gambar',
+  VIDEO: 'Video',
+  DOCUMENT: 'Dokumen',
+  LOCATION: 'Lokasi',
+};
+
+/** The template's header, as the admin reads it: '-' without one. */
+const headerLabel = (t: Template) =>
+  t.header ? (HEADER_LABELS[t.header.format] ?? t.header.format) : '-';
+
+/**
+ * Offered templates that no client can send while images are not allowed (Pengaturan): their
+ * header is an image.
+ */
+function ImagesOffWarning({ templates }: { templates: Template[] | undefined }) {
+  const settings = useAdminSettings();
+  const stuck = (templates ?? []).filter((t) => t.enabled && needsImage(t));
+  if (settings.data?.allow_images !== false || stuck.length === 0) return null;
+  return (
+    <Alert
+      variant="warning"
+      title="Klien belum dapat memakai template bergambar"
+      data-images-off=""
+    >
+      {stuck.map((t) => t.name).join(', ')} membutuhkan gambar header, tetapi upload gambar belum
+      diizinkan. Aktifkan &apos;Izinkan upload gambar&apos; di Pengaturan, atau nonaktifkan template
+      tersebut.
+    </Alert>
+  );
+}
 
 const COLUMNS: DataTableColumn<Template>[] = [
   {
@@ -32,6 +68,7 @@ const COLUMNS: DataTableColumn<Template>[] = [
     ),
   },
   { key: 'language', header: 'Bahasa', cell: (t) => t.language },
+  { key: 'header', header: 'Header', cell: (t) => headerLabel(t) },
   { key: 'category', header: 'Kategori', cell: (t) => t.category },
   { key: 'status', header: 'Status', cell: (t) => <TemplateStatusBadge status={t.status} /> },
   {
@@ -75,7 +112,8 @@ export function TemplatesCard() {
         </div>
         <SyncButton />
       </CardHeader>
-      <CardContent>
+      <CardContent className="grid gap-4">
+        <ImagesOffWarning templates={templates.data} />
         <DataTable
           label="Template pesan"
           columns={COLUMNS}

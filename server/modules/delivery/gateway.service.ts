@@ -138,12 +138,16 @@ export async function checkGateway(db: Db, box: SecretBox): Promise<ConnectionCh
   if (!connection) {
     return answer(false, missingForGateway(gatewayView(gateway)) ?? 'Pengaturan belum lengkap');
   }
+  // Another server at that address answers WAHA's session list with a 404 or something else.
+  const notWaha = `Alamat ${gateway.base_url} tidak menjawab sebagai WAHA: daftar sesi /api/sessions tidak ditemukan`;
   try {
     const sessions = await listSessions(connection);
-    const count = Array.isArray(sessions) ? sessions.length : 0;
-    return answer(true, `Terhubung ke WAHA di ${gateway.base_url} (${count} sesi)`);
+    if (!Array.isArray(sessions)) return answer(false, notWaha);
+    return answer(true, `Terhubung ke WAHA di ${gateway.base_url} (${sessions.length} sesi)`);
   } catch (error) {
     if (!(error instanceof WahaError)) throw error;
+    if (error.kind === 'answer' && error.status === 404)
+      return answer(false, `${notWaha} (HTTP 404)`);
     return answer(false, wahaProblem(error, gateway.base_url));
   }
 }

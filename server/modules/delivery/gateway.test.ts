@@ -228,7 +228,13 @@ describe('gateway settings', () => {
     await put({ mode: 'gateway', gateway: gatewayOf({ api_key: 'kunci-salah' }) });
     expect((await test()).body).toMatchObject({
       ok: false,
-      message: expect.stringMatching(/^API key WAHA ditolak \(HTTP 401/),
+      message: 'API key WAHA ditolak (HTTP 401)',
+    });
+    // An address that is not WAHA's: Sebar's own server.
+    await put({ mode: 'gateway', gateway: gatewayOf({ base_url: server.url }) });
+    expect((await test()).body).toMatchObject({
+      ok: false,
+      message: `Alamat ${server.url} tidak menjawab sebagai WAHA: daftar sesi /api/sessions tidak ditemukan (HTTP 404)`,
     });
     const closed = await closedPort();
     await put({ mode: 'gateway', gateway: gatewayOf({ base_url: `http://127.0.0.1:${closed}` }) });

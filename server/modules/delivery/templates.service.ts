@@ -112,8 +112,8 @@ async function fetchTemplates(db: Db, box: SecretBox): Promise<GraphTemplate[]> 
     return await readTemplates(credentials);
   } catch (error) {
     if (!(error instanceof GraphError)) throw error;
-    const problem = graphProblem(error, credentials.graph_url);
-    throw new HttpError(502, `Gagal mengambil template dari WhatsApp Cloud API: ${problem}`);
+    // The screen says the sync failed; the detail says why.
+    throw new HttpError(502, graphProblem(error, credentials.graph_url));
   }
 }
 

@@ -220,7 +220,7 @@ describe('template sync', () => {
         502,
         {
           detail:
-            'Gagal mengambil template dari WhatsApp Cloud API: Access token tidak valid atau sudah kedaluwarsa (kode 190: Invalid OAuth access token - Cannot parse access token)',
+            'Access token tidak valid atau sudah kedaluwarsa (kode 190: Invalid OAuth access token - Cannot parse access token)',
         },
       ]);
     });

@@ -262,8 +262,10 @@ export function wahaProblem(error: WahaError, baseUrl: string): string {
   if (error.kind === 'timeout')
     return `WAHA di ${baseUrl} tidak menjawab dalam ${WAHA_TIMEOUT_MS / 1000} detik`;
   if (error.kind !== 'answer') return `WAHA di ${baseUrl} tidak dapat dihubungi`;
-  const detail = ` (HTTP ${error.status ?? '?'}: ${error.message})`;
-  if (error.status === 401 || error.status === 403) return `API key WAHA ditolak${detail}`;
+  const status = `HTTP ${error.status ?? '?'}`;
+  // WAHA's own words, when it gave some (a bare status says nothing more).
+  const detail = error.message === status ? ` (${status})` : ` (${status}: ${error.message})`;
+  if (error.status === 401 || error.status === 403) return `API key WAHA ditolak (${status})`;
   if (error.status === 404) return `Tidak ditemukan di WAHA${detail}`;
   return `WAHA menolak permintaan${detail}`;
 }
