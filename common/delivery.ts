@@ -316,7 +316,7 @@ export const DeliveryQueueSchema = z.object({
       devices: z.number(),
       min_delay_seconds: z.number(),
       max_delay_seconds: z.number(),
-      /** Numbers the devices took today (Jakarta's day), against their daily limits summed. */
+      /** Numbers the ready devices took today (Jakarta's day), against their limits summed. */
       sent_today: z.number(),
       daily_limit: z.number(),
       /** 'HH:MM-HH:MM' (WIB); whether they are open now, else when they open. */

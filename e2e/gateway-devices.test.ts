@@ -63,6 +63,8 @@ describe('gateway devices', () => {
   });
 
   it('adds a device, shows its QR, and turns Terhubung once the phone scans it', async () => {
+    // The settings' main session name ('Nama Sesi Utama', 'default') is offered for the first one.
+    expect(await field('Nama Sesi Baru').inputValue()).toBe('default');
     await field('Nama Sesi Baru').fill('hp-toko');
     await page.getByRole('button', { name: 'Tambah Perangkat' }).click();
     await expectToast(page, 'Perangkat ditambahkan', { variant: 'success' });

@@ -14,6 +14,7 @@ import { ConfirmDialog } from '#client/components/ui/confirm-dialog.tsx';
 import { TextField } from '#client/components/ui/text-field.tsx';
 import { runAction } from '#client/components/ui/toast.ts';
 import { failureText } from '#client/lib/api-client.ts';
+import { useAdminDelivery } from './admin-api.ts';
 import {
   useAddDevice,
   useDeviceAction,
@@ -201,16 +202,18 @@ function DeviceRow({ device, dailyLimit }: { device: Device; dailyLimit: number 
   );
 }
 
-function AddDevice() {
+function AddDevice({ suggested }: { suggested: string | null }) {
   const add = useAddDevice();
-  const [session, setSession] = useState('');
+  // Null until the admin types: the settings' main session name is offered while no device has it.
+  const [typed, setSession] = useState<string | null>(null);
+  const session = typed ?? suggested ?? '';
   const submit = async (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault();
     const added = await runAction(() => add.mutateAsync(session.trim()), {
       done: 'Perangkat ditambahkan: tampilkan QR lalu pindai dari ponsel',
       failed: 'Gagal menambah perangkat',
     });
-    if (added) setSession('');
+    if (added) setSession(null);
   };
   return (
     <form
@@ -237,6 +240,8 @@ function AddDevice() {
 export function DevicesCard() {
   const devices = useDevices();
   const list = devices.data;
+  // The settings' main session ('Nama Sesi Utama'), saved.
+  const main = useAdminDelivery().data?.gateway.session ?? null;
   return (
     <IconCard
       icon={Smartphone}
@@ -258,7 +263,11 @@ export function DevicesCard() {
           ))}
         </ul>
       )}
-      <AddDevice />
+      <AddDevice
+        suggested={
+          main && list && !list.items.some((device) => device.session === main) ? main : null
+        }
+      />
     </IconCard>
   );
 }

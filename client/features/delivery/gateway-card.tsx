@@ -20,7 +20,7 @@ const SERVER = [
     name: 'session',
     id: 'gateway-session',
     label: 'Nama Sesi Utama',
-    hint: 'Huruf, angka, _ dan -. Perangkat lain ditambahkan di Perangkat.',
+    hint: "Nama yang disarankan untuk perangkat pertama di Perangkat (WAHA Core hanya menerima 'default'). Huruf, angka, _ dan -.",
   },
 ] as const;
 

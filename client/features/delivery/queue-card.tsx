@@ -207,7 +207,7 @@ function GatewayPacing({ pacing }: { pacing: NonNullable<DeliveryQueue['gateway'
       </div>
       <Meter
         label="Kiriman Perangkat Hari Ini"
-        hint="Nomor yang diambil perangkat hari ini, dibanding batas harian semua perangkat siap."
+        hint="Nomor yang diambil perangkat siap hari ini, dibanding batas harian mereka."
         value={pacing.sent_today}
         max={pacing.daily_limit}
       />
@@ -221,6 +221,12 @@ function QueueBody({ queue }: { queue: DeliveryQueue }) {
   return (
     <div className="grid gap-5">
       <EngineStatus engine={queue.engine} />
+      {queue.gateway?.devices === 0 && queue.waiting > 0 && (
+        <Alert variant="warning" title="Tidak ada perangkat yang siap mengirim" data-no-device="">
+          {formatNumber(queue.waiting)} nomor menunggu sampai ada perangkat yang terhubung dan tidak
+          dijeda. Lihat kartu Perangkat di bawah.
+        </Alert>
+      )}
       {!idle && (
         <>
           <QueueFigures queue={queue} />

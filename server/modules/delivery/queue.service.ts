@@ -149,20 +149,21 @@ async function gatewayPacing(db: Db, at: Date): Promise<NonNullable<DeliveryQueu
     db.selectFrom('gateway_settings').selectAll().where('id', '=', 1).executeTakeFirst(),
     db.selectFrom('gateway_devices').selectAll().execute(),
   ]);
+  // The ready devices' takes against their limits: a held or dropped device takes no more.
+  const ready = devices.filter((device) => deviceReady(device, at.getTime()));
   const taken = await takenToday(
     db,
-    devices.map((device) => device.session),
+    ready.map((device) => device.session),
     at.getTime(),
   );
   const pacing = { ...GATEWAY_DEFAULTS, ...settings };
-  const ready = devices.filter((device) => deviceReady(device, at.getTime())).length;
   const window = sendingWindow(pacing.sending_hours, at.getTime());
   return {
-    devices: ready,
+    devices: ready.length,
     min_delay_seconds: pacing.min_delay_seconds,
     max_delay_seconds: pacing.max_delay_seconds,
     sent_today: [...taken.values()].reduce((sum, n) => sum + n, 0),
-    daily_limit: pacing.daily_limit_per_device * ready,
+    daily_limit: pacing.daily_limit_per_device * ready.length,
     sending_hours: pacing.sending_hours,
     open: window.open,
     opens_at: window.open ? null : new Date(window.opensAt).toISOString(),

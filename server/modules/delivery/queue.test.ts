@@ -416,6 +416,20 @@ describe('delivery queue in gateway mode', () => {
     );
     expect(takenBy).toMatchObject({ 'hp-satu': 1, 'hp-dua': 1, 'hp-tiga': 0 });
 
+    // hp-satu is held too: only hp-dua's take counts, against hp-dua's limit alone.
+    const hold = (session: string, reason: string | null) =>
+      db
+        .updateTable('gateway_devices')
+        .set({ pause_reason: reason })
+        .where('session', '=', session);
+    await hold('hp-satu', 'Perangkat tidak terhubung ke WhatsApp').execute();
+    expect((await readQueue(db)).gateway).toMatchObject({
+      devices: 1,
+      sent_today: 1,
+      daily_limit: 300,
+    });
+    await hold('hp-satu', null).execute();
+
     // 21:00 WIB: closed, opening at 08:00 WIB the next morning (01:00 UTC).
     const evening = await readQueue(db, new Date('2026-03-10T14:00:00Z'));
     expect(evening.gateway).toMatchObject({ open: false, opens_at: '2026-03-11T01:00:00.000Z' });
