@@ -135,6 +135,17 @@ describe('queue card', () => {
     await shot(phone, 'admin-delivery-queue-paused-390');
     await phone.context().close();
 
+    // The dashboard says so too, with the way to Pengiriman.
+    const home = await adminPage(e2e, '/');
+    const notice = home.locator('[data-engine-notice]');
+    await notice.waitFor();
+    expect(await notice.textContent()).toContain('Pengiriman dijeda');
+    expect(await notice.textContent()).toContain(`${PAUSE_REASON}. 3 nomor menunggu dikirim.`);
+    await shot(home, 'admin-dashboard-engine-paused');
+    await notice.getByRole('link', { name: 'Buka Pengiriman' }).click();
+    await home.waitForURL('**/delivery');
+    await home.context().close();
+
     await markPage(page);
     await card.getByRole('button', { name: 'Lanjutkan Pengiriman' }).click();
     await expectToast(page, 'Pengiriman dilanjutkan', { variant: 'success' });

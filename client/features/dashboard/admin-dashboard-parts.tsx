@@ -32,7 +32,7 @@ const QUICK_LINKS: { to: string; label: string; description: string; icon: Lucid
   {
     to: '/blast-results',
     label: 'Hasil Blast',
-    description: 'Input hasil blast WhatsApp',
+    description: 'Hasil dan status blast WhatsApp',
     icon: BarChart3,
   },
   { to: '/pricing', label: 'Daftar Harga', description: 'Atur tier harga poin', icon: Tags },

@@ -1,4 +1,5 @@
-// Admin dashboard (/): welcome banner, four figures, pending activity and a quick menu.
+// Admin dashboard (/): welcome banner, whether Sebar's sending has stopped, four figures, pending
+// activity and a quick menu.
 import { useEffect } from 'react';
 import { PageSpinner } from '#client/components/ui/spinner.tsx';
 import { useMe } from '#client/features/auth/api.ts';
@@ -9,6 +10,7 @@ import {
   AdminWelcome,
 } from '#client/features/dashboard/admin-dashboard-parts.tsx';
 import { useAdminDashboard } from '#client/features/dashboard/admin-api.ts';
+import { EngineNotice } from '#client/features/delivery/engine-notice.tsx';
 import { useSession } from '#client/lib/session.ts';
 
 export default function AdminDashboardPage() {
@@ -29,6 +31,7 @@ export default function AdminDashboardPage() {
   return (
     <div className="grid gap-6">
       <AdminWelcome username={username} />
+      <EngineNotice />
       <AdminStats stats={stats} />
       <div className="grid gap-6 lg:grid-cols-2">
         <AdminRecentActivity stats={stats} />
