@@ -109,6 +109,24 @@ describe('Pengiriman', () => {
     await shot(page, 'admin-delivery-check');
   });
 
+  it('says a chosen mode is not saved yet, and asks before leaving with changes', async () => {
+    // Pesan per Detik is still changed from the test before.
+    await page.getByRole('radio', { name: /^Manual/ }).check();
+    await page.locator('[data-mode-unsaved]').waitFor();
+    await page.getByRole('link', { name: 'Hasil Blast' }).first().click();
+    const ask = page.getByRole('alertdialog', { name: 'Perubahan belum disimpan' });
+    await ask.waitFor();
+    await ask.getByRole('button', { name: 'Tetap di sini' }).click();
+    await ask.waitFor({ state: 'hidden' });
+    expect(new URL(page.url()).pathname).toBe('/delivery');
+    expect(await page.getByRole('radio', { name: /^Manual/ }).isChecked()).toBe(true);
+    await page.getByRole('link', { name: 'Hasil Blast' }).first().click();
+    await ask.getByRole('button', { name: 'Tinggalkan' }).click();
+    await page.waitForURL('**/blast-results');
+    // Nothing was saved.
+    expect((await adminApi(e2e.server, 'GET', '/api/admin/delivery')).mode).toBe('cloud_api');
+  });
+
   it('works at phone width', async () => {
     const phone = await adminPage(e2e, '/delivery', 'phone');
     await phone.getByRole('heading', { level: 1, name: 'Pengiriman' }).waitFor();

@@ -6,9 +6,11 @@ import { zodResolver } from '@hookform/resolvers/zod';
 import { PlugZap, Save, Send } from 'lucide-react';
 import type { FormEvent } from 'react';
 import { useForm, useWatch, type UseFormRegister } from 'react-hook-form';
+import { useBlocker } from 'react-router';
 import type { ConnectionCheck, DeliverySettings } from '#common/delivery.ts';
 import { Alert } from '#client/components/ui/alert.tsx';
 import { Button } from '#client/components/ui/button.tsx';
+import { ConfirmDialog } from '#client/components/ui/confirm-dialog.tsx';
 import {
   Card,
   CardContent,
@@ -56,7 +58,14 @@ const MODES = [
   },
 ] as const;
 
-function ModeCard({ register }: { register: UseFormRegister<DeliveryForm> }) {
+function ModeCard({
+  register,
+  unsaved,
+}: {
+  register: UseFormRegister<DeliveryForm>;
+  /** The chosen mode differs from the saved one. */
+  unsaved: boolean;
+}) {
   return (
     <Card>
       <CardHeader>
@@ -87,8 +96,33 @@ function ModeCard({ register }: { register: UseFormRegister<DeliveryForm> }) {
             </label>
           ))}
         </fieldset>
+        {unsaved && (
+          <p className="mt-3 text-sm font-medium text-warning" data-mode-unsaved="">
+            Mode belum disimpan: klik Simpan Pengaturan di bawah.
+          </p>
+        )}
       </CardContent>
     </Card>
+  );
+}
+
+/** Leaving Pengiriman with changes not saved asks first (a link in the menu, the back button). */
+function UnsavedChangesGuard({ dirty }: { dirty: boolean }) {
+  const blocker = useBlocker(
+    ({ currentLocation, nextLocation }) =>
+      dirty && currentLocation.pathname !== nextLocation.pathname,
+  );
+  return (
+    <ConfirmDialog
+      open={blocker.state === 'blocked'}
+      onOpenChange={(open) => !open && blocker.reset?.()}
+      title="Perubahan belum disimpan"
+      description="Pengaturan pengiriman yang diubah belum disimpan. Tinggalkan halaman ini tanpa menyimpan?"
+      confirmLabel="Tinggalkan"
+      cancelLabel="Tetap di sini"
+      variant="default"
+      onConfirm={() => blocker.proceed?.()}
+    />
   );
 }
 
@@ -108,7 +142,8 @@ function DeliveryFormView({ settings }: { settings: DeliverySettings }) {
     defaultValues: deliveryFormValues(settings),
   });
   const dirty = form.formState.isDirty;
-  const gateway = useWatch({ control: form.control, name: 'mode' }) === 'gateway';
+  const mode = useWatch({ control: form.control, name: 'mode' });
+  const gateway = mode === 'gateway';
 
   const submit = form.handleSubmit((values) =>
     runAction(
@@ -128,7 +163,8 @@ function DeliveryFormView({ settings }: { settings: DeliverySettings }) {
 
   return (
     <form onSubmit={onSubmit} noValidate aria-label="Pengaturan pengiriman" className="grid gap-6">
-      <ModeCard register={form.register} />
+      <UnsavedChangesGuard dirty={dirty && !save.isPending} />
+      <ModeCard register={form.register} unsaved={mode !== settings.mode} />
       {gateway ? (
         <GatewayCard
           register={form.register}
