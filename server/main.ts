@@ -25,6 +25,8 @@ for (const signal of ['SIGINT', 'SIGTERM'] as const) {
   process.on(signal, () => {
     if (closing) return;
     closing = true;
+    // A stop is in the log, so that one nobody asked for can be traced to its signal.
+    context.log.info({ signal }, 'Stopping on signal');
     app.close().then(
       () => process.exit(0),
       () => process.exit(1),

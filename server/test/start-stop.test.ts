@@ -119,6 +119,12 @@ describe('starting and stopping the server through npm', () => {
       const after = await send({ url: server.url, method: 'GET', path: '/api/health' }, 2000);
       expect(after.status).toBe(0);
       expect(after.error).toBe('ECONNREFUSED');
+      // The log says why it stopped.
+      const stopping = server
+        .output()
+        .split('\n')
+        .filter((line) => line.includes('"Stopping on signal"'));
+      expect(stopping.map((line) => JSON.parse(line).signal)).toEqual([signal]);
     },
     60_000,
   );
