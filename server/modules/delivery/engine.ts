@@ -28,6 +28,7 @@ import {
   claimDue,
   keepMediaId,
   keptMediaId,
+  numberKey,
   requeueUnanswered,
   stillOpen,
   uploadMime,
@@ -58,6 +59,8 @@ interface EngineContext {
 export class DeliveryEngine {
   private readonly inFlight = new Set<Promise<void>>();
   private results: SendResult[] = [];
+  /** The numbers this worker claimed whose outcome is not recorded yet (`numberKey`). */
+  private readonly inHand = new Set<string>();
   private readonly uploads = new Map<string, Promise<string>>();
   private running = false;
   private loops: Promise<void>[] = [];
@@ -151,7 +154,7 @@ export class DeliveryEngine {
     const taken = meta.taken + (await applyGatewayEvents(database, this.context.secrets));
     if (Date.now() - this.lastSweep > 1000) {
       this.lastSweep = Date.now();
-      await requeueUnanswered(database, this.unansweredMs());
+      await requeueUnanswered(database, this.unansweredMs(), Date.now(), this.inHand);
     }
     if (taken > 0) return 0;
     return this.inFlight.size > 0 || this.results.length > 0
@@ -178,6 +181,7 @@ export class DeliveryEngine {
     });
     for (const number of claimed) {
       this.track(
+        number,
         this.pace
           .when(number.sendAt, credentials.messages_per_second)
           .then(() => this.send(credentials, number)),
@@ -192,7 +196,7 @@ export class DeliveryEngine {
     const gateway = await readGatewaySending(database.db, secrets, this.options.gatewaySecondMs);
     if (!gateway || !(await anyDue(database, 'gateway'))) return this.options.idleMs;
     const { claimed, waitMs } = await claimForDevices(database, gateway);
-    for (const number of claimed) this.track(this.sendGateway(gateway, number));
+    for (const number of claimed) this.track(number, this.sendGateway(gateway, number));
     return Math.min(waitMs, this.options.idleMs);
   }
 
@@ -221,10 +225,23 @@ export class DeliveryEngine {
     });
   }
 
-  private track(work: Promise<void>) {
+  /**
+   * Keeps a claimed number's send in hand: its result is recorded by the next step's flush
+   * (within one claim window while sending), which lets the number go; a send that threw has no
+   * result, and lets it go at once.
+   */
+  private track(number: { blastId: string; idx: number }, work: Promise<void>) {
+    const key = numberKey(number.blastId, number.idx);
+    this.inHand.add(key);
     this.inFlight.add(work);
-    // Its result is recorded by the next step's flush (within one claim window while sending).
-    void work.finally(() => this.inFlight.delete(work));
+    work.then(
+      () => this.inFlight.delete(work),
+      (error: unknown) => {
+        this.context.log.error({ err: error }, 'send failed');
+        this.inFlight.delete(work);
+        this.inHand.delete(key);
+      },
+    );
   }
 
   /** Records the results gathered so far in one transaction; a halt is logged. */
@@ -239,6 +256,7 @@ export class DeliveryEngine {
       // Not recorded: the numbers stay sending and their webhooks settle them.
       this.context.log.error({ err: error }, 'recording send results failed');
     }
+    for (const result of results) this.inHand.delete(numberKey(result.blastId, result.idx));
   }
 
   private async send(credentials: CloudApiCredentials, number: Claimed): Promise<void> {

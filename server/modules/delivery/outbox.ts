@@ -309,6 +309,9 @@ export async function stillOpen({ db }: DbHandle, blastId: string): Promise<bool
   return blast !== undefined && closedBeforeSending(blast.status) === null;
 }
 
+/** A number's key in a worker's own bookkeeping: `{blastId}/{idx}`. */
+export const numberKey = (blastId: string, idx: number) => `${blastId}/${idx}`;
+
 /**
  * Numbers left sending longer than their channel's wait with no word (a worker died between its
  * claim and the answer, or the answer was lost and no webhook came): Meta and WAHA report every
@@ -316,11 +319,15 @@ export async function stillOpen({ db }: DbHandle, blastId: string): Promise<bool
  * its `maxAttempts` fails instead, as does every one of a blast closed meanwhile (rejected,
  * cancelled), and its blast is settled. Not while the workers are behind with the kept webhooks
  * (one waiting longer than a few seconds): one of them may say what became of such a number.
+ * Never the numbers this worker still has in hand (`inHand`: sent, their outcome not recorded
+ * yet): after the process was frozen (a suspended machine, a long stall), its timers run before
+ * the answers waiting on its sockets are read, and those numbers look silent.
  */
 export async function requeueUnanswered(
   database: DbHandle,
   rules: { cloudApiMs: number; gatewayMs: number; maxAttempts: number },
   at = Date.now(),
+  inHand: ReadonlySet<string> = new Set(),
 ): Promise<number> {
   const { db } = database;
   const waiting = await db
@@ -346,14 +353,12 @@ export async function requeueUnanswered(
     .limit(1)
     .executeTakeFirst();
   if (!any) return 0;
-  const blasts = await db
-    .selectFrom('blast_numbers')
-    .select('blast_numbers.blast_id')
-    .distinct()
-    .where(unanswered)
-    .execute();
+  const silent = (
+    await db.selectFrom('blast_numbers').select(['blast_id', 'idx']).where(unanswered).execute()
+  ).filter((row) => !inHand.has(numberKey(row.blast_id, row.idx)));
   let moved = 0;
-  for (const { blast_id } of blasts) {
+  for (const [blast_id, rows] of groupBy(silent, (row) => row.blast_id)) {
+    const idxs = rows.map((row) => row.idx);
     moved += await transact(database, async (tx) => {
       // Its status under the lock: a close in between is seen.
       const closed = closedBeforeSending((await lockBlast(tx, blast_id)).status);
@@ -368,6 +373,7 @@ export async function requeueUnanswered(
             error_title: reason,
           })
           .where('blast_id', '=', blast_id)
+          .where('idx', 'in', idxs)
           .where(unanswered);
       const failed = Number(
         (closed
@@ -381,6 +387,7 @@ export async function requeueUnanswered(
         .updateTable('blast_numbers')
         .set({ state: 'queued', next_attempt_at: isoAt(at) })
         .where('blast_id', '=', blast_id)
+        .where('idx', 'in', idxs)
         .where(unanswered)
         .executeTakeFirst();
       if (failed > 0) await settleDelivery(tx, blast_id);

@@ -17,7 +17,7 @@ import {
   type DeliveryFixture,
 } from '#server/test/delivery-fixture.ts';
 import { readUntil, waitFor } from '#server/test/processes.ts';
-import { requeueUnanswered } from './outbox.ts';
+import { numberKey, requeueUnanswered } from './outbox.ts';
 
 /** Accepted, the answer held 400 ms: quick answers to later sends are recorded meanwhile. */
 const SLOW = [numberEnding(8101, '3000'), numberEnding(8105, '3000')];
@@ -137,6 +137,9 @@ it('fails a number sent as often as it may with never a word back, and refunds i
   const sweep = { cloudApiMs: 0, gatewayMs: 0, maxAttempts: 3 };
   for (let sent = 1; sent <= 3; sent += 1) {
     await waitFor(() => f.whatsapp.sentTo(NEVER_HEARD) === sent, 5000, `send ${sent}`);
+    // Not while the worker still has it in hand (its answer not read yet, as after a freeze).
+    const inHand = new Set([numberKey(created.id, 0)]);
+    expect(await requeueUnanswered(f.server.database, sweep, Date.now(), inHand)).toBe(0);
     expect(await requeueUnanswered(f.server.database, sweep)).toBe(1);
   }
   const done = await f.until(created.id, (b) => b.status === 'completed');
