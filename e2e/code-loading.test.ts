@@ -89,7 +89,13 @@ describe('a signed-in screen', () => {
   });
 
   it.each([
-    ['admin', '/', /\/assets\/dashboard-[\w-]+\.js$/, ['/api/admin/dashboard'], /Selamat datang/],
+    [
+      'admin',
+      '/',
+      /\/assets\/dashboard-[\w-]+\.js$/,
+      ['/api/admin/dashboard', '/api/admin/delivery/queue'],
+      /Selamat datang/,
+    ],
     [
       'client',
       '/blast-form',

@@ -9,6 +9,7 @@ import { PageSpinner } from '#client/components/ui/spinner.tsx';
 import { meQuery } from '#client/features/auth/api.ts';
 import { adminDashboardQuery } from '#client/features/dashboard/admin-api.ts';
 import { clientDashboardQuery } from '#client/features/dashboard/client-api.ts';
+import { deliveryQueueQuery } from '#client/features/delivery/queue-api.ts';
 import { pricingQuery } from '#client/features/pricing/client-api.ts';
 import { publicSettingsQuery } from '#client/features/settings/client-api.ts';
 import { queryClient } from '#client/lib/query-client.ts';
@@ -34,6 +35,7 @@ function prefetch(...queries: (() => Promise<void>)[]) {
 for (const { queryKey } of [
   meQuery,
   adminDashboardQuery,
+  deliveryQueueQuery,
   clientDashboardQuery,
   pricingQuery,
   publicSettingsQuery,
@@ -42,6 +44,8 @@ for (const { queryKey } of [
 }
 const me = () => queryClient.prefetchQuery(meQuery);
 const adminDashboard = () => queryClient.prefetchQuery(adminDashboardQuery);
+// The dashboard says when sending has stopped (EngineNotice).
+const deliveryQueue = () => queryClient.prefetchQuery(deliveryQueueQuery);
 const clientDashboard = () => queryClient.prefetchQuery(clientDashboardQuery);
 const pricing = () => queryClient.prefetchQuery(pricingQuery);
 const publicSettings = () => queryClient.prefetchQuery(publicSettingsQuery);
@@ -93,7 +97,7 @@ const ROUTES: Record<'admin' | 'client', () => RouteObject[]> = {
     areaRoutes(
       loadAdminShell,
       ADMIN_PAGES,
-      { '/': prefetch(adminDashboard) },
+      { '/': prefetch(adminDashboard, deliveryQueue) },
       { loader: () => redirect('/') },
     ),
   // A client sees the dashboard at an unknown address.
