@@ -21,6 +21,7 @@ import {
   wahaProblem,
   type WahaConnection,
   type WahaSession,
+  numberOfChat,
 } from './waha.ts';
 
 type DeviceRow = GatewayDevicesTable;
@@ -46,10 +47,7 @@ function gatewayFailure(error: unknown, gateway: Gateway): never {
 }
 
 /** The phone number ('628…') of WAHA's `me.id` ('628…@c.us'), or null. */
-export function phoneOf(me: WahaSession['me']): string | null {
-  const digits = /^(\d+)@/.exec(me?.id ?? '')?.[1];
-  return digits ?? null;
-}
+export const phoneOf = (me: WahaSession['me']): string | null => numberOfChat(me?.id);
 
 const statusOf = (status: unknown): DeviceRow['status'] =>
   (SESSION_STATUSES as readonly unknown[]).includes(status)
