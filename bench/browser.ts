@@ -8,7 +8,7 @@ import path from 'node:path';
 import zlib from 'node:zlib';
 import lighthouse from 'lighthouse';
 import { chromium, type BrowserContext } from 'playwright-core';
-import { freePort } from './ports.ts';
+import { freePort } from '#server/test/processes.ts';
 import type { Figure } from './stats.ts';
 
 const CHROMIUM = '/usr/bin/chromium';

@@ -22,7 +22,7 @@ import { migrate } from '#server/db/migrate.ts';
 import { measureBrowser } from './browser.ts';
 import { benchDelivery, type DeliveryContext } from './delivery.ts';
 import { benchGateway, GATEWAY_SECOND_MS } from './gateway.ts';
-import { freePort } from './ports.ts';
+import { freePort } from '#server/test/processes.ts';
 import {
   BENCH_ADMIN,
   CLIENT_PASSWORD,

@@ -42,16 +42,31 @@ export function seedFrom(name: string, label: string): number {
 export const pick = <T>(random: () => number, items: readonly T[]): T =>
   items[Math.floor(random() * items.length)]!;
 
-export async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
+/**
+ * Ports handed out by `freePort`: below the kernel's ephemeral range (32768 and up), so no
+ * outgoing connection can take one between the check and the server's listen, in a block of its
+ * own for each vitest worker, so two test files running at once never pick the same one.
+ */
+const PORT_BLOCK = 400;
+const firstPort = 20_000 + (Number(process.env.VITEST_POOL_ID ?? 0) % 30) * PORT_BLOCK;
+let nextPort = 0;
+
+function canListen(port: number): Promise<boolean> {
+  return new Promise((resolve) => {
     const server = net.createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const address = server.address();
-      const port = typeof address === 'object' && address ? address.port : 0;
-      server.close(() => resolve(port));
-    });
+    server.once('error', () => resolve(false));
+    server.listen(port, '127.0.0.1', () => server.close(() => resolve(true)));
   });
+}
+
+/** A loopback port nothing listens on, never the same one twice in a row in this process. */
+export async function freePort(): Promise<number> {
+  for (let tries = 0; tries < PORT_BLOCK; tries += 1) {
+    const port = firstPort + nextPort;
+    nextPort = (nextPort + 1) % PORT_BLOCK;
+    if (await canListen(port)) return port;
+  }
+  throw new Error(`no free port from ${firstPort} to ${firstPort + PORT_BLOCK - 1}`);
 }
 
 /** A database for server processes: a fresh SQLite directory or a fresh PostgreSQL schema. */
