@@ -290,9 +290,10 @@ describe('a gateway blast from pairing to refund', () => {
   });
 
   it('a blast made outside the sending hours says when it will go on', async () => {
-    // A window closed now (Asia/Jakarta), set by the admin on 'Pengiriman'.
+    // A window closed now and for at least an hour more (Asia/Jakarta), so the hour cannot turn
+    // while the test runs and open it; set by the admin on 'Pengiriman'.
     const hour = new Date(Date.now() + 7 * 3600_000).getUTCHours();
-    const closed = hour < 23 ? `${String(hour + 1).padStart(2, '0')}:00-24:00` : '00:00-23:00';
+    const closed = hour < 22 ? `${String(hour + 2).padStart(2, '0')}:00-24:00` : '01:00-20:00';
     const admin = await adminPage(e2e, '/delivery');
     await admin.getByLabel('Jam Kirim (WIB)', { exact: true }).fill(closed);
     await admin.getByRole('button', { name: 'Simpan Pengaturan' }).click();
