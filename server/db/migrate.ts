@@ -22,6 +22,7 @@ import * as deviceStatusTime from './migrations/021-device-status-time.ts';
 import * as webhookSecretPrevious from './migrations/022-webhook-secret-previous.ts';
 import * as whatsappLids from './migrations/023-whatsapp-lids.ts';
 import * as engineWarning from './migrations/024-engine-warning.ts';
+import * as answerLost from './migrations/025-answer-lost.ts';
 
 /** A migration gets its engine for the few changes only one of them needs. */
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
@@ -50,6 +51,7 @@ export const MIGRATIONS: [string, Migration][] = [
   ['022-webhook-secret-previous', webhookSecretPrevious],
   ['023-whatsapp-lids', whatsappLids],
   ['024-engine-warning', engineWarning],
+  ['025-answer-lost', answerLost],
 ];
 
 /** Applies `migrations` (all of them unless a test asks for the first few). */

@@ -116,6 +116,8 @@ export interface BlastNumbersTable {
   next_attempt_at: string | null;
   /** When a worker took it to send: a number left sending waits for its webhook. */
   claimed_at: string | null;
+  /** When its send ended with no answer (a timeout, a reset): its wait counts from then. */
+  answer_lost_at: string | null;
   /** The gateway device (WAHA session) that took it; null in the other modes. */
   device: string | null;
 }

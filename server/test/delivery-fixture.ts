@@ -11,7 +11,7 @@ import type { Config } from '#server/config.ts';
 import { ENGINE_DEFAULTS } from '#server/modules/delivery/engine-options.ts';
 import { startServer, type TestServer } from './helpers.ts';
 import { readUntil } from './processes.ts';
-import { form, settingsBody, tinyPng } from './routes.ts';
+import { uploadImage } from './routes.ts';
 
 export interface DeliveryFixture {
   server: TestServer;
@@ -123,19 +123,7 @@ export async function startDeliveryFixture(
     client,
     configure,
     read,
-    async image() {
-      const allowed = await server.api('POST', '/api/admin/settings', {
-        token: admin,
-        body: settingsBody(null),
-      });
-      expect(allowed.status).toBe(200);
-      const uploaded = await server.api('POST', '/api/upload/image', {
-        token: client.token,
-        raw: form('image', await tinyPng(), 'promo.png'),
-      });
-      expect(uploaded.status, JSON.stringify(uploaded.body)).toBe(200);
-      return uploaded.body.url as string;
-    },
+    image: () => uploadImage(server, client.token),
     async blast(numbers, body = {}) {
       const answer = await server.api('POST', '/api/client/blast-requests', {
         token: client.token,

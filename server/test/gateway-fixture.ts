@@ -10,6 +10,7 @@ import { ENGINE_DEFAULTS } from '#server/modules/delivery/engine-options.ts';
 import { writeDeliveryMode } from './delivery-mode.ts';
 import { readUntil, waitFor } from './processes.ts';
 import { startServer, type TestServer } from './helpers.ts';
+import { uploadImage } from './routes.ts';
 
 export const WEBHOOK_SECRET = 'gateway-webhook-secret';
 
@@ -26,7 +27,9 @@ export interface GatewayFixture {
   waha: LocalWaha;
   client: { id: string; token: string };
   /** Creates a free-text blast as the client; answers the created blast. */
-  blast(numbers: string[], message?: string): Promise<any>;
+  blast(numbers: string[], message?: string, imageUrl?: string): Promise<any>;
+  /** Allows images and uploads a PNG as the client: its URL, for a blast's image. */
+  image(): Promise<string>;
   read(id: string): Promise<any>;
   until(id: string, done: (blast: any) => boolean, timeoutMs?: number): Promise<any>;
   /** Saves the gateway's pacing settings (over the fixture's). */
@@ -130,10 +133,11 @@ export async function startGatewayFixture(
         `${session} WORKING`,
       );
     },
-    async blast(numbers, message = '{Halo|Hai} kak {nomor}, ada promo hari ini') {
+    image: () => uploadImage(server, client.token),
+    async blast(numbers, message = '{Halo|Hai} kak {nomor}, ada promo hari ini', imageUrl) {
       const answer = await server.api('POST', '/api/client/blast-requests', {
         token: client.token,
-        body: { target_numbers: numbers, message },
+        body: { target_numbers: numbers, message, image_url: imageUrl ?? null },
       });
       expect(answer.status, JSON.stringify(answer.body)).toBe(201);
       return answer.body;

@@ -49,6 +49,21 @@ export function form(field: string, bytes: Buffer, filename = 'gambar.png', type
   return data;
 }
 
+/** Allows images (the admin's settings), then uploads a PNG as the client: its URL. */
+export async function uploadImage(server: TestServer, clientToken: string): Promise<string> {
+  ok(
+    await server.api('POST', '/api/admin/settings', {
+      token: server.adminToken,
+      body: settingsBody(null),
+    }),
+  );
+  const uploaded = await server.api('POST', '/api/upload/image', {
+    token: clientToken,
+    raw: form('image', await tinyPng(), 'promo.png'),
+  });
+  return ok<{ url: string }>(uploaded).url;
+}
+
 function ok<T>(answer: { status: number; body: T }, status = 200): T {
   if (answer.status !== status)
     throw new Error(`fixture call failed: ${answer.status} ${JSON.stringify(answer.body)}`);

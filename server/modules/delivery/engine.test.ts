@@ -4,6 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { GIVEN_UP } from '#common/whatsapp-errors.ts';
 import { firstOutcome, outcomeBySuffix } from '#local-apis/cloud-api/outcomes.ts';
 import { checkLedger } from '#server/db/ledger-check.ts';
+import { IMAGE_MISSING } from '#server/modules/delivery/outbox.ts';
 import {
   numberEnding,
   startDeliveryFixture,
@@ -227,6 +228,25 @@ describe('a template with a header image', () => {
       .executeTakeFirstOrThrow();
     expect(kept.media_id).toBe(sent);
     expect(kept.media_uploaded_at! > month).toBe(true);
+  });
+  it('fails each number unsent, refunded, when the image is gone from Sebar', async () => {
+    const imageUrl = await f.image();
+    await f.server.context.files.remove(imageUrl.split('/').pop()!);
+    const uploadsBefore = mediaUploads();
+    const numbers = [numberEnding(9560, '2000'), numberEnding(9561, '2000')];
+    const created = await f.blast(numbers, {
+      template_id: '1029384756000001',
+      parameters: ['Budi', '20%'],
+      image_url: imageUrl,
+    });
+    const done = await f.until(created.id, (b) => b.status === 'completed');
+    expect([done.failed_count, done.refund_points]).toEqual([2, 2]);
+    for (const { status, delivery } of done.numbers) {
+      expect([status, delivery.state, delivery.attempts]).toEqual(['failed', 'failed', 1]);
+      expect(delivery.reason).toBe(IMAGE_MISSING);
+    }
+    expect(mediaUploads()).toBe(uploadsBefore);
+    expect(f.whatsapp.sends.filter((s) => numbers.includes(s.to))).toEqual([]);
   });
 });
 

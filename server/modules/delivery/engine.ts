@@ -31,7 +31,8 @@ import {
   numberKey,
   requeueUnanswered,
   stillOpen,
-  uploadMime,
+  blastImage,
+  MissingImage,
   type Claimed,
 } from './outbox.ts';
 import { callbackKey, recordResults, type SendOutcome, type SendResult } from './send-results.ts';
@@ -305,7 +306,8 @@ export class DeliveryEngine {
 
   /** What a failed call to Meta came to; an error that is not Meta's answer is logged. */
   private failedCall(error: unknown): SendOutcome {
-    if (!(error instanceof GraphError)) this.context.log.error({ err: error }, 'send failed');
+    if (!(error instanceof GraphError) && !(error instanceof MissingImage))
+      this.context.log.error({ err: error }, 'send failed');
     return outcomeOf(error);
   }
 
@@ -356,13 +358,8 @@ export class DeliveryEngine {
   }
 
   private async upload(credentials: CloudApiCredentials, number: Claimed): Promise<string> {
-    const name = (number.imageUrl ?? '').split('/').pop() ?? '';
-    const [bytes, mime] = await Promise.all([
-      this.context.files.get(name),
-      uploadMime(this.context.database, name),
-    ]);
-    if (!bytes || !mime) throw new GraphError(`Gambar ${name} tidak ditemukan`, 'unreachable');
-    const id = await uploadMedia(credentials, { bytes, mime, name });
+    const { database, files } = this.context;
+    const id = await uploadMedia(credentials, await blastImage(database, files, number.imageUrl!));
     return keepMediaId(this.context.database, number.blastId, id);
   }
 }
@@ -372,6 +369,7 @@ export class DeliveryEngine {
  * without Meta's error body is a proxy's answer, not Meta's: the message may have gone through.
  */
 function outcomeOf(error: unknown): SendOutcome {
+  if (error instanceof MissingImage) return { kind: 'unsendable', title: error.message };
   if (!(error instanceof GraphError)) return { kind: 'unknown' };
   switch (error.kind) {
     case 'answer':

@@ -8,6 +8,7 @@ import { renderMessage, spintaxSeed } from '#common/spintax.ts';
 import { checkLedger } from '#server/db/ledger-check.ts';
 import { groupBy } from '#common/collections.ts';
 import { numberEnding } from '#server/test/delivery-fixture.ts';
+import { IMAGE_MISSING } from '#server/modules/delivery/outbox.ts';
 import { waitFor } from '#server/test/processes.ts';
 import {
   SECOND_MS,
@@ -93,6 +94,28 @@ describe('a free-text blast through two devices', () => {
     expect(one.delivery.delivered_at).not.toBeNull();
     expect(await checkLedger(f.server.database.db)).toEqual([]);
   }, 90_000);
+});
+
+describe('a blast whose image is gone from Sebar', () => {
+  it('fails each number unsent and refunded, its reason said, the devices not held', async () => {
+    const imageUrl = await f.image();
+    await f.server.context.files.remove(imageUrl.split('/').pop()!);
+    const numbers = [numberEnding(2900, '0010'), numberEnding(2901, '0010')];
+    const created = await f.blast(numbers, 'Promo hari ini', imageUrl);
+    const done = await f.until(created.id, (b) => b.status === 'completed');
+    expect([done.failed_count, done.refund_points]).toEqual([2, 2]);
+    for (const { status, delivery } of done.numbers) {
+      expect([status, delivery.state, delivery.reason]).toEqual([
+        'failed',
+        'failed',
+        IMAGE_MISSING,
+      ]);
+    }
+    for (const number of numbers) expect(f.waha.sentTo(number)).toEqual([]);
+    // The next blast goes out as usual.
+    const next = await f.blast([numberEnding(2902, '0010')]);
+    expect((await f.until(next.id, (b) => b.status === 'completed')).successful_count).toBe(1);
+  });
 });
 
 describe('human limits', () => {

@@ -7,7 +7,7 @@ import type { Db, DbHandle } from '#server/db/connection.ts';
 import type { FileStore } from '#server/modules/uploads/file-store.ts';
 import type { GatewayClaimed, GatewayPacing } from './gateway-outbox.ts';
 import { gatewayConnectionOf, readGateway } from './gateway.service.ts';
-import { stillOpen, uploadMime } from './outbox.ts';
+import { blastImage, MissingImage, stillOpen } from './outbox.ts';
 import type { SendOutcome } from './send-results.ts';
 import type { SecretBox } from './secret-box.ts';
 import {
@@ -54,6 +54,7 @@ const DEVICE_RESTRICTIONS = new Set([463, 475]);
 
 /** What a failed gateway send came to. */
 export function gatewayOutcomeOf(error: unknown): SendOutcome {
+  if (error instanceof MissingImage) return { kind: 'unsendable', title: error.message };
   if (!(error instanceof WahaError)) return { kind: 'unknown' };
   if (error.kind === 'unreachable') return { kind: 'unreachable' };
   if (error.kind !== 'answer') return { kind: 'unknown' };
@@ -123,8 +124,6 @@ function typingMs(text: string, secondMs: number): number {
 
 /** The blast's image as WAHA takes it: its bytes, type and name. */
 async function imageOf({ database, files }: GatewayContext, url: string): Promise<WahaFile> {
-  const name = url.split('/').pop() ?? '';
-  const [bytes, mime] = await Promise.all([files.get(name), uploadMime(database, name)]);
-  if (!bytes || !mime) throw new WahaError(`Gambar ${name} tidak ditemukan`, 'unreachable');
+  const { bytes, mime, name } = await blastImage(database, files, url);
   return { mimetype: mime, filename: name, data: bytes.toString('base64') };
 }

@@ -7,6 +7,7 @@ import type { ExpressionBuilder } from 'kysely';
 import { isoAt, type DbHandle } from '#server/db/connection.ts';
 import type { BlastNumbersTable, Database, DeliveryEngineTable } from '#server/db/schema.ts';
 import { forUpdate, transact, type Tx } from '#server/db/transaction.ts';
+import type { FileStore } from '#server/modules/uploads/file-store.ts';
 import {
   closedBeforeSending,
   lockBlast,
@@ -188,6 +189,7 @@ export const claimedAt = (eb: ExpressionBuilder<Database, 'blast_numbers'>, at: 
   attempts: eb('attempts', '+', 1),
   claimed_at: isoAt(at),
   next_attempt_at: null,
+  answer_lost_at: null,
 });
 
 /**
@@ -338,12 +340,18 @@ export async function requeueUnanswered(
     .limit(1)
     .executeTakeFirst();
   if (waiting) return 0;
+  // Silent for `ms`: since its claim, and since its send ended with no answer if it did.
+  const silentFor = (eb: ExpressionBuilder<Database, 'blast_numbers'>, ms: number) =>
+    eb.and([
+      eb('claimed_at', '<', isoAt(at - ms)),
+      eb.or([eb('answer_lost_at', 'is', null), eb('answer_lost_at', '<', isoAt(at - ms))]),
+    ]);
   const unanswered = (eb: ExpressionBuilder<Database, 'blast_numbers'>) =>
     eb.and([
       eb('state', '=', 'sending'),
-      eb('claimed_at', '<', isoAt(at - rules.cloudApiMs)),
+      silentFor(eb, rules.cloudApiMs),
       // A gateway number (it has its device) takes longer to send.
-      eb.or([eb('device', 'is', null), eb('claimed_at', '<', isoAt(at - rules.gatewayMs))]),
+      eb.or([eb('device', 'is', null), silentFor(eb, rules.gatewayMs)]),
     ]);
   // Looked for first, so an idle worker's sweep is one cheap read and takes no write lock.
   const any = await db
@@ -446,12 +454,27 @@ export async function keepMediaId(database: DbHandle, blastId: string, mediaId: 
   return (await keptMediaId(database, blastId)) ?? mediaId;
 }
 
-/** The stored type of an uploaded file. */
-export async function uploadMime({ db }: DbHandle, name: string): Promise<string | null> {
-  const row = await db
-    .selectFrom('uploads')
-    .select('mime')
-    .where('name', '=', name)
-    .executeTakeFirst();
-  return row?.mime ?? null;
+/** Why every number of a blast whose image is gone from Sebar's store fails unsent. */
+export const IMAGE_MISSING = 'Gambar blast tidak ditemukan di server Sebar, pesan tidak dikirim';
+
+/** A blast's image is gone from Sebar's store (its file or its record): it cannot be sent. */
+export class MissingImage extends Error {
+  constructor() {
+    super(IMAGE_MISSING);
+  }
+}
+
+/** A blast's stored image: its bytes, type and name; throws `MissingImage` when it is gone. */
+export async function blastImage(
+  { db }: DbHandle,
+  files: FileStore,
+  url: string,
+): Promise<{ bytes: Buffer; mime: string; name: string }> {
+  const name = url.split('/').pop() ?? '';
+  const [bytes, row] = await Promise.all([
+    files.get(name),
+    db.selectFrom('uploads').select('mime').where('name', '=', name).executeTakeFirst(),
+  ]);
+  if (!bytes || !row) throw new MissingImage();
+  return { bytes, mime: row.mime, name };
 }

@@ -29,6 +29,7 @@ const ANSWERED_WHILE_WAITING = numberEnding(8120, '4000');
 const ANSWERED_WHILE_RESENT = numberEnding(8121, '4000');
 /** Meta takes every send, but no answer and no webhook ever comes back. */
 const NEVER_HEARD = numberEnding(8130, '5000');
+const LOST_LATE = numberEnding(8131, '5000');
 const sends = new Map<string, number>();
 /** The outcome of each send of the two above: the answers held as said, later ones held 2.5 s. */
 function lateAnswer(to: string) {
@@ -47,7 +48,7 @@ beforeAll(async () => {
       outcomes: (to) => {
         if (SLOW.includes(to)) return 'timeout:400';
         if (to === BEHIND_PROXY) return 'bad_gateway';
-        if (to === NEVER_HEARD) return 'lost_answer';
+        if (to === NEVER_HEARD || to === LOST_LATE) return 'lost_answer';
         return to.endsWith('4000') ? lateAnswer(to) : 'sent';
       },
     },
@@ -149,6 +150,31 @@ it('fails a number sent as often as it may with never a word back, and refunds i
   });
   expect(done.refund_points).toBe(1);
   expect(f.whatsapp.sentTo(NEVER_HEARD)).toBe(3);
+});
+
+it('waits for the webhook of a send whose answer was lost the whole wait after the loss', async () => {
+  const created = await f.blast([LOST_LATE]);
+  const row = () =>
+    f.server.database.db
+      .selectFrom('blast_numbers')
+      .select(['state', 'claimed_at', 'answer_lost_at'])
+      .where('blast_id', '=', created.id)
+      .executeTakeFirstOrThrow();
+  const lost = await readUntil(row, (r) => r.answer_lost_at !== null, 5000, 'the lost answer');
+  expect(lost.state).toBe('sending');
+  // Its send took long (a starved process, a slow network): claimed ten minutes before it ended.
+  await f.server.database.db
+    .updateTable('blast_numbers')
+    .set({ claimed_at: new Date(Date.parse(lost.answer_lost_at!) - 600_000).toISOString() })
+    .where('blast_id', '=', created.id)
+    .execute();
+  const sweep = { cloudApiMs: 15_000, gatewayMs: 15_000, maxAttempts: 1 };
+  const lostAt = Date.parse(lost.answer_lost_at!);
+  expect(await requeueUnanswered(f.server.database, sweep, lostAt + 14_000)).toBe(0);
+  // The wait over with no word: as sent once already, it fails and is refunded.
+  expect(await requeueUnanswered(f.server.database, sweep, lostAt + 15_001)).toBe(1);
+  const done = await f.until(created.id, (b) => b.status === 'completed');
+  expect([done.refund_points, f.whatsapp.sentTo(LOST_LATE)]).toEqual([1, 1]);
 });
 
 it('tries again, then fails, a number whose sends meet a certificate Sebar refuses', async () => {

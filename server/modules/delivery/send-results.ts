@@ -38,7 +38,9 @@ export type SendOutcome =
   /** The sending device is held (a gateway device restricted or gone): another one sends it. */
   | { kind: 'held'; code: number | null; title: string }
   /** Its blast was closed (rejected, cancelled) before the send: nothing was sent. */
-  | { kind: 'closed' };
+  | { kind: 'closed' }
+  /** Sebar cannot make the send at all (the blast's image is gone): it fails, unsent. */
+  | { kind: 'unsendable'; title: string };
 
 export interface SendResult {
   blastId: string;
@@ -83,6 +85,7 @@ const DELIVERY_COLUMNS = [
   'read_at',
   'failed_at',
   'next_attempt_at',
+  'answer_lost_at',
 ] as const satisfies readonly (keyof BlastNumbersTable)[];
 const INTEGER_COLUMNS = new Set(['idx', 'attempts', 'error_code']);
 
@@ -270,20 +273,16 @@ function resultChange(
         }),
       };
     case 'unknown':
-      return { change: null };
-    case 'not_on_whatsapp':
-      return {
-        change: {
-          ...trackOf(row),
-          state: 'failed',
-          failed_at: at,
-          status: 'no_wa',
-          error_code: null,
-          error_title: NOT_ON_WHATSAPP,
-        },
-      };
+      // The message may have gone: its webhook is waited for, the full wait from now.
+      return { change: { answer_lost_at: at } };
+    case 'not_on_whatsapp': {
+      const notOnWhatsApp = failed({ error_code: null, error_title: NOT_ON_WHATSAPP });
+      return { change: { ...notOnWhatsApp, status: 'no_wa' } };
+    }
     case 'closed':
       return { change: again({}) };
+    case 'unsendable':
+      return { change: failed({ error_code: null, error_title: outcome.title }) };
     case 'held':
       // Not the number's fault: its attempt is not counted.
       return {
