@@ -73,6 +73,13 @@ describe('Berhenti Berlangganan', () => {
     await form.getByLabel('Nomor WhatsApp').fill('12345');
     await form.getByRole('button', { name: 'Simpan' }).click();
     await form.getByText('Nomor tidak valid. Mohon perbaiki format nomor').waitFor();
+    // Escape is Batal: the form closes, the keyboard is back on its button, nothing is added.
+    await admin.keyboard.press('Escape');
+    await form.waitFor({ state: 'hidden' });
+    expect(await admin.evaluate(() => document.activeElement?.textContent)).toContain(
+      'Tambah Nomor',
+    );
+    await admin.getByRole('button', { name: 'Tambah Nomor' }).click();
     await form.getByLabel('Nomor WhatsApp').fill(BY_ADMIN);
     await form.getByRole('button', { name: 'Simpan' }).click();
     await expectToast(admin, 'Nomor ditambahkan ke daftar berhenti berlangganan');

@@ -1,7 +1,15 @@
 // The admin lists' inline add/edit form: which row is open, its form, focus, save and delete.
 import { zodResolver } from '@hookform/resolvers/zod';
 import { Pencil, Trash2 } from 'lucide-react';
-import { useEffect, useRef, useState, type FormEvent, type ReactNode, type RefObject } from 'react';
+import {
+  useEffect,
+  useRef,
+  useState,
+  type FormEvent,
+  type KeyboardEvent,
+  type ReactNode,
+  type RefObject,
+} from 'react';
 import { useForm, type DefaultValues, type FieldValues, type Path } from 'react-hook-form';
 import type { z } from '#common/zod.ts';
 import { Button } from './button.tsx';
@@ -94,9 +102,18 @@ export interface InlineEditorCardProps {
   children: ReactNode;
 }
 
-/** The open form above the list: its fields, then Simpan (or Perbarui) and Batal. */
+/**
+ * The open form above the list: its fields, then Simpan (or Perbarui) and Batal. Escape in one of
+ * its fields is Batal (not in a list that a field opened, which Escape closes first).
+ */
 export function InlineEditorCard(props: InlineEditorCardProps) {
   const { adding, saving } = props;
+  const onKeyDown = (event: KeyboardEvent<HTMLFormElement>) => {
+    if (event.key !== 'Escape' || saving) return;
+    if (!event.currentTarget.contains(event.target as Node)) return;
+    event.preventDefault();
+    props.onCancel();
+  };
   return (
     <Card className="mb-6">
       <CardHeader>
@@ -105,6 +122,7 @@ export function InlineEditorCard(props: InlineEditorCardProps) {
       <CardContent>
         <form
           onSubmit={props.onSubmit}
+          onKeyDown={onKeyDown}
           noValidate
           aria-label={adding ? props.label.add : props.label.edit}
           className="grid gap-4"
