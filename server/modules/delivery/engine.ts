@@ -360,7 +360,7 @@ export class DeliveryEngine {
   private async upload(credentials: CloudApiCredentials, number: Claimed): Promise<string> {
     const { database, files } = this.context;
     const id = await uploadMedia(credentials, await blastImage(database, files, number.imageUrl!));
-    return keepMediaId(this.context.database, number.blastId, id);
+    return keepMediaId(database, number.blastId, id);
   }
 }
 

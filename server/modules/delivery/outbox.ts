@@ -8,6 +8,7 @@ import { isoAt, type DbHandle } from '#server/db/connection.ts';
 import type { BlastNumbersTable, Database, DeliveryEngineTable } from '#server/db/schema.ts';
 import { forUpdate, transact, type Tx } from '#server/db/transaction.ts';
 import type { FileStore } from '#server/modules/uploads/file-store.ts';
+import { storedFile, uploadName } from '#server/modules/uploads/uploads.service.ts';
 import {
   closedBeforeSending,
   lockBlast,
@@ -470,11 +471,8 @@ export async function blastImage(
   files: FileStore,
   url: string,
 ): Promise<{ bytes: Buffer; mime: string; name: string }> {
-  const name = url.split('/').pop() ?? '';
-  const [bytes, row] = await Promise.all([
-    files.get(name),
-    db.selectFrom('uploads').select('mime').where('name', '=', name).executeTakeFirst(),
-  ]);
-  if (!bytes || !row) throw new MissingImage();
-  return { bytes, mime: row.mime, name };
+  const name = uploadName(url) ?? '';
+  const stored = await storedFile(db, files, name);
+  if (!stored) throw new MissingImage();
+  return { ...stored, name };
 }
