@@ -1,5 +1,6 @@
 // Both shells at desktop and phone width: layout, phone menu, theme toggle; screenshots for review.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ADMIN_ROUTES } from '#client/app/routes.ts';
 import {
   ADMIN,
   adminPage,
@@ -33,7 +34,7 @@ async function expectHeaderFits(page: Page) {
     const title = document.querySelector<HTMLElement>('[data-shell-title]')!;
     const header = document.querySelector('header')!;
     return {
-      title: title.scrollWidth <= title.clientWidth,
+      title: title.scrollWidth <= title.clientWidth && title.scrollHeight <= title.clientHeight,
       header: header.getBoundingClientRect().right <= document.documentElement.clientWidth,
     };
   });
@@ -71,6 +72,15 @@ describe.each(['desktop', 'phone'] as ViewportName[])('at %s size', (size) => {
     await header.getByText('admin', { exact: true }).waitFor();
     await header.getByText('Super Admin', { exact: true }).waitFor();
     await screenshot(page, `admin-${size}`);
+    // Every screen's title shows whole beside the admin's name, the longest too.
+    for (const { path, label } of ADMIN_ROUTES) {
+      await goTo(page, path);
+      await expect.poll(() => shellTitle(page)).toBe(label);
+      await expectHeaderFits(page);
+    }
+    await goTo(page, '/opt-outs');
+    await screenshot(page, `admin-${size}-long-title`);
+    await goTo(page, '/point-requests');
     if (size === 'phone') {
       const nav = page.getByRole('navigation', { name: 'Menu admin' });
       const toggle = page.getByRole('button', { name: 'Buka menu' });

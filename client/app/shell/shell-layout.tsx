@@ -191,12 +191,13 @@ function ShellHeader({
         <Menu aria-hidden />
       </Button>
       <p
-        className="min-w-0 max-w-[55%] shrink-0 truncate text-base font-semibold sm:max-w-none sm:text-lg"
+        className="line-clamp-2 min-w-0 max-w-[45%] shrink-0 text-base leading-tight font-semibold sm:max-w-none sm:text-lg"
         data-shell-title=""
       >
         {title}
       </p>
-      {/* The title keeps its words; the user's name gives way first (truncated). */}
+      {/* The title keeps its words (a long one takes two lines on a phone); the user's name gives
+          way first (truncated). */}
       <div className="ml-auto flex min-w-0 items-center gap-1.5 sm:gap-3">{headerEnd}</div>
     </header>
   );
