@@ -8,6 +8,7 @@ import {
   type E2E,
   expectNoSidewaysScroll,
   expectToast,
+  focused,
   type Page,
   shot,
   startE2E,
@@ -74,8 +75,11 @@ describe('Pengiriman', () => {
     await field('Pesan per Detik').fill('40');
     await field('Batas Penerima Harian').fill('1000');
     await field('Graph URL').fill(`http://127.0.0.1:${closedPort}`);
-    await page.getByRole('button', { name: 'Simpan Pengaturan' }).click();
+    // With the keyboard: the button keeps the focus while it saves and after.
+    await page.getByRole('button', { name: 'Simpan Pengaturan' }).focus();
+    await page.keyboard.press('Enter');
     await expectToast(page, 'Pengaturan pengiriman berhasil disimpan', { variant: 'success' });
+    expect((await focused(page)).text).toBe('Simpan Pengaturan');
     expect(await page.getByText('Tersimpan. Kosongkan jika tidak diubah.').count()).toBe(3);
     expect(await field('Access Token').inputValue()).toBe('');
     const saved = await adminApi(e2e.server, 'GET', '/api/admin/delivery');
@@ -97,12 +101,14 @@ describe('Pengiriman', () => {
   });
 
   it('Tes Koneksi says the Graph API cannot be reached, and waits for unsaved changes', async () => {
-    await page.getByRole('button', { name: 'Tes Koneksi' }).click();
+    await page.getByRole('button', { name: 'Tes Koneksi' }).focus();
+    await page.keyboard.press('Enter');
     const result = page.locator('[data-connection-check]');
     await result.waitFor();
     expect(await result.textContent()).toBe(
       `Graph API di http://127.0.0.1:${closedPort} tidak dapat dihubungi`,
     );
+    expect((await focused(page)).text).toBe('Tes Koneksi');
     await field('Pesan per Detik').fill('50');
     expect(await page.getByRole('button', { name: 'Tes Koneksi' }).isDisabled()).toBe(true);
     await page.getByText('Simpan perubahan dulu sebelum menguji koneksi.').waitFor();
@@ -131,6 +137,25 @@ describe('Pengiriman', () => {
     const phone = await adminPage(e2e, '/delivery', 'phone');
     await phone.getByRole('heading', { level: 1, name: 'Pengiriman' }).waitFor();
     await expectNoSidewaysScroll(phone);
+    // Tes Koneksi comes before Simpan Pengaturan to the eye (above it) as to the Tab key.
+    const test = phone.getByRole('button', { name: 'Tes Koneksi' });
+    const save = phone.getByRole('button', { name: 'Simpan Pengaturan' });
+    expect((await test.boundingBox())!.y).toBeLessThan((await save.boundingBox())!.y);
+    await test.focus();
+    await phone.keyboard.press('Tab');
+    expect((await focused(phone)).text).toBe('Simpan Pengaturan');
+    // A toast shows below the sticky header: the menu button stays in sight and reachable.
+    await phone.keyboard.press('Enter');
+    await expectToast(phone, 'Pengaturan pengiriman berhasil disimpan');
+    const menu = phone.getByRole('button', { name: 'Buka menu' });
+    const box = (await menu.boundingBox())!;
+    const atMenu = await phone.evaluate(
+      ({ x, y }) => document.elementFromPoint(x, y)?.closest('button')?.getAttribute('aria-label'),
+      { x: box.x + box.width / 2, y: box.y + box.height / 2 },
+    );
+    expect(atMenu).toBe('Buka menu');
+    await shot(phone, 'admin-delivery-phone-toast');
+    await dismissToasts(phone);
     await shot(phone, 'admin-delivery-phone');
     await phone.close();
   });

@@ -10,6 +10,7 @@ import {
   type E2E,
   expectNoSidewaysScroll,
   expectToast,
+  focused,
   type Page,
   shot,
   startE2E,
@@ -92,11 +93,14 @@ describe('Template Pesan', () => {
   });
 
   it('enables a template, which clients then get', async () => {
-    await toggle('promo_bulanan').click();
+    // With the keyboard: the switch keeps the focus while its change is saved and after.
+    await toggle('promo_bulanan').focus();
+    await page.keyboard.press('Space');
     await expectToast(page, 'Template promo_bulanan diaktifkan untuk klien', {
       variant: 'success',
     });
     expect(await toggle('promo_bulanan').getAttribute('aria-checked')).toBe('true');
+    expect((await focused(page)).label).toBe('Aktifkan template promo_bulanan');
     const client = await e2e.server.createClient({ username: 'pemakai-template' });
     const offered = await clientApi(e2e.server, client, 'GET', '/api/client/templates');
     expect(offered.map((t: { name: string }) => t.name)).toEqual(['promo_bulanan']);

@@ -12,6 +12,7 @@ import {
   dismissToasts,
   type E2E,
   expectToast,
+  focused,
   type Page,
   SCREENSHOT_DIR,
   shot,
@@ -66,13 +67,19 @@ describe('gateway devices', () => {
     // The settings' main session name ('Nama Sesi Utama', 'default') is offered for the first one.
     expect(await field('Nama Sesi Baru').inputValue()).toBe('default');
     await field('Nama Sesi Baru').fill('hp-toko');
-    await page.getByRole('button', { name: 'Tambah Perangkat' }).click();
+    await page.keyboard.press('Enter');
     await expectToast(page, 'Perangkat ditambahkan', { variant: 'success' });
+    // The emptied form's button cannot be pressed again: the focus is back in its field.
+    await expect.poll(async () => (await focused(page)).id).toBe('device-session');
     await dismissToasts(page);
     const row = page.locator('[data-device="hp-toko"]');
     await row.locator('[data-device-status="SCAN_QR_CODE"]').waitFor();
     expect(await row.getByText('Pindai QR').count()).toBe(1);
-    await row.getByRole('button', { name: 'Tampilkan QR' }).click();
+    // Pressed at the screen's foot, the toggle stays in sight and the QR comes into view below it.
+    const toggle = row.getByRole('button', { name: 'Tampilkan QR' });
+    await toggle.evaluate((button) => button.scrollIntoView({ block: 'end' }));
+    await toggle.focus();
+    await page.keyboard.press('Enter');
     const qr = row.getByRole('img', { name: 'QR pemasangan hp-toko' });
     await qr.waitFor();
     await page.waitForFunction(() => {
@@ -80,6 +87,13 @@ describe('gateway devices', () => {
       return (img?.naturalWidth ?? 0) > 0;
     });
     expect(await qr.evaluate((img: HTMLImageElement) => img.naturalWidth)).toBeGreaterThan(0);
+    const inView = (box: { y: number; height: number }, height: number) =>
+      box.y >= 0 && box.y + box.height <= height;
+    const height = page.viewportSize()!.height;
+    await expect.poll(async () => inView((await qr.boundingBox())!, height)).toBe(true);
+    expect(
+      inView((await row.getByRole('button', { name: 'Sembunyikan QR' }).boundingBox())!, height),
+    ).toBe(true);
     await shot(page, 'gateway-device-qr-desktop');
 
     // The phone scans the QR; WAHA posts session.status WORKING; the list refreshes itself.

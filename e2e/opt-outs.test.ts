@@ -13,6 +13,7 @@ import {
   expectNoSidewaysScroll,
   expectShellBalance,
   expectToast,
+  focused,
   goTo,
   type Page,
   shot,
@@ -135,6 +136,15 @@ describe('Berhenti Berlangganan', () => {
     await phone.locator('tbody tr', { hasText: ANSWERED_STOP }).waitFor();
     await expectNoSidewaysScroll(phone);
     await shot(phone, 'admin-opt-outs-phone');
+    // The open form's buttons stack in the order the Tab key takes them: Simpan, then Batal.
+    await phone.getByRole('button', { name: 'Tambah Nomor' }).click();
+    const form = phone.getByRole('form');
+    const save = form.getByRole('button', { name: 'Simpan' });
+    const cancel = form.getByRole('button', { name: 'Batal' });
+    expect((await save.boundingBox())!.y).toBeLessThan((await cancel.boundingBox())!.y);
+    await save.focus();
+    await phone.keyboard.press('Tab');
+    expect((await focused(phone)).text).toBe('Batal');
     await phone.context().close();
   });
 });

@@ -6,7 +6,7 @@ import { cn } from '#client/lib/cn.ts';
 import { Spinner } from './spinner.tsx';
 
 export const buttonVariants = cva(
-  'inline-flex shrink-0 cursor-pointer items-center justify-center gap-2 whitespace-nowrap rounded-md text-sm font-medium transition-colors focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-ring focus-visible:ring-offset-2 focus-visible:ring-offset-background disabled:pointer-events-none disabled:opacity-60 [&_svg]:size-4 [&_svg]:shrink-0',
+  'inline-flex shrink-0 cursor-pointer items-center justify-center gap-2 whitespace-nowrap rounded-md text-sm font-medium transition-colors focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-ring focus-visible:ring-offset-2 focus-visible:ring-offset-background disabled:pointer-events-none disabled:opacity-60 aria-disabled:cursor-default aria-disabled:opacity-60 [&_svg]:size-4 [&_svg]:shrink-0',
   {
     variants: {
       variant: {
@@ -32,7 +32,11 @@ export const buttonVariants = cva(
 export interface ButtonProps extends ComponentProps<'button'>, VariantProps<typeof buttonVariants> {
   /** Render the single child (e.g. <Link>) with the button's look instead of a <button>. */
   asChild?: boolean;
-  /** Shows a spinner before the label and disables the button. */
+  /**
+   * Shows a spinner before the label and refuses clicks. The button stays focusable
+   * (aria-disabled, not disabled): a keyboard user who pressed it keeps their place instead of
+   * the focus falling to the page's body.
+   */
   loading?: boolean;
 }
 
@@ -45,11 +49,16 @@ export function Button({
   disabled,
   type,
   children,
+  onClick,
   ...props
 }: ButtonProps) {
   if (asChild) {
     return (
-      <Slot className={cn(buttonVariants({ variant, size }), className)} {...props}>
+      <Slot
+        className={cn(buttonVariants({ variant, size }), className)}
+        onClick={onClick}
+        {...props}
+      >
         {children}
       </Slot>
     );
@@ -58,8 +67,11 @@ export function Button({
     <button
       type={type ?? 'button'}
       className={cn(buttonVariants({ variant, size }), className)}
-      disabled={disabled || loading}
+      disabled={disabled}
+      aria-disabled={loading || undefined}
       aria-busy={loading || undefined}
+      // A click while loading (a submit button's too, with Enter in a field) does nothing.
+      onClick={loading ? (event) => event.preventDefault() : onClick}
       {...props}
     >
       {loading && <Spinner size="sm" decorative />}

@@ -49,7 +49,7 @@ export function ConfirmDialog({
               {description}
             </AlertDialogPrimitive.Description>
           </div>
-          <div className="flex flex-col-reverse gap-2 sm:flex-row sm:justify-end">
+          <div className="flex flex-col gap-2 sm:flex-row sm:justify-end">
             <AlertDialogPrimitive.Cancel asChild>
               <Button variant="outline" disabled={loading}>
                 {cancelLabel}

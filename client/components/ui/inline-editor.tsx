@@ -128,7 +128,7 @@ export function InlineEditorCard(props: InlineEditorCardProps) {
           className="grid gap-4"
         >
           {props.children}
-          <div className="flex flex-col-reverse gap-2 sm:flex-row">
+          <div className="flex flex-col gap-2 sm:flex-row">
             <Button type="submit" loading={saving}>
               {adding ? 'Simpan' : 'Perbarui'}
             </Button>

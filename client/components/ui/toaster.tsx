@@ -53,7 +53,7 @@ export function Toaster() {
       ))}
       <ToastPrimitive.Viewport
         label="Notifikasi ({hotkey})"
-        className="fixed top-0 z-[100] flex max-h-screen w-full flex-col-reverse gap-2 p-4 outline-none sm:bottom-0 sm:right-0 sm:top-auto sm:max-w-sm sm:flex-col"
+        className="fixed top-(--shell-header-height) z-[100] flex max-h-[calc(100vh-var(--shell-header-height))] w-full flex-col-reverse gap-2 p-4 outline-none sm:bottom-0 sm:right-0 sm:top-auto sm:max-h-screen sm:max-w-sm sm:flex-col"
       />
     </ToastPrimitive.Provider>
   );

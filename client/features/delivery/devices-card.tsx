@@ -3,7 +3,7 @@
 // while it waits for a scan, and the actions on it. The list refreshes itself while a device is
 // not yet working, so a scan shows as 'Terhubung' without a reload.
 import { LogOut, Play, Plus, QrCode, RotateCcw, Smartphone, Trash2 } from 'lucide-react';
-import { useEffect, useState, type FormEvent } from 'react';
+import { useEffect, useRef, useState, type FormEvent } from 'react';
 import type { Device } from '#common/delivery.ts';
 import { formatNumber } from '#common/format.ts';
 import { Alert } from '#client/components/ui/alert.tsx';
@@ -62,6 +62,8 @@ function QrImage({ session }: { session: string }) {
     <figure className="grid justify-items-center gap-2">
       <img
         src={url}
+        // The QR and its caption come into view as they appear below the toggle.
+        onLoad={(event) => event.currentTarget.parentElement?.scrollIntoView({ block: 'nearest' })}
         alt={`QR pemasangan ${session}`}
         className="size-56 rounded-md border bg-white p-2"
       />
@@ -190,13 +192,14 @@ function DeviceRow({ device, dailyLimit }: { device: Device; dailyLimit: number 
           {formatNumber(device.sent_today)} / {formatNumber(dailyLimit)}
         </span>
       </p>
-      {scanning && showQr && <QrImage session={device.session} />}
       <DeviceButtons
         device={device}
         actions={actions}
         showQr={showQr}
         onToggleQr={() => setShowQr((shown) => !shown)}
       />
+      {/* Below its toggle, which stays where it was pressed. */}
+      {scanning && showQr && <QrImage session={device.session} />}
       <ConfirmDeviceAction session={device.session} actions={actions} />
     </li>
   );
@@ -204,6 +207,7 @@ function DeviceRow({ device, dailyLimit }: { device: Device; dailyLimit: number 
 
 function AddDevice({ suggested }: { suggested: string | null }) {
   const add = useAddDevice();
+  const input = useRef<HTMLInputElement>(null);
   // Null until the admin types: the settings' main session name is offered while no device has it.
   const [typed, setSession] = useState<string | null>(null);
   const session = typed ?? suggested ?? '';
@@ -213,7 +217,11 @@ function AddDevice({ suggested }: { suggested: string | null }) {
       done: 'Perangkat ditambahkan: tampilkan QR lalu pindai dari ponsel',
       failed: 'Gagal menambah perangkat',
     });
-    if (added) setSession(null);
+    if (added) {
+      setSession(null);
+      // The emptied form disables its button: the keyboard goes on from the field, not the body.
+      input.current?.focus();
+    }
   };
   return (
     <form
@@ -223,6 +231,7 @@ function AddDevice({ suggested }: { suggested: string | null }) {
     >
       <TextField
         id="device-session"
+        ref={input}
         label="Nama Sesi Baru"
         placeholder="hp-cs-1"
         fieldClassName="sm:flex-1"

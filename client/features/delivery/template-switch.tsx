@@ -19,8 +19,11 @@ export function TemplateSwitch({ template }: { template: Template }) {
     <Switch
       aria-label={`Aktifkan template ${template.name}`}
       checked={template.enabled}
-      disabled={save.isPending || (!template.enabled && !offerable)}
-      onCheckedChange={(enabled) => void change(enabled)}
+      disabled={!template.enabled && !offerable}
+      // While its change is saved the switch keeps the focus (aria-disabled, not disabled) and
+      // takes no other change.
+      aria-disabled={save.isPending || undefined}
+      onCheckedChange={(enabled) => !save.isPending && void change(enabled)}
     />
   );
 }

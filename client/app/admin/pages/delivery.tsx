@@ -179,7 +179,7 @@ function DeliveryFormView({ settings }: { settings: DeliverySettings }) {
         />
       )}
       {test.data && <ConnectionResult check={test.data} />}
-      <div className="flex flex-col-reverse items-stretch gap-3 sm:flex-row sm:items-center sm:justify-end">
+      <div className="flex flex-col items-stretch gap-3 sm:flex-row sm:items-center sm:justify-end">
         {dirty && (
           <p className="text-sm text-muted-foreground">
             Simpan perubahan dulu sebelum menguji koneksi.
