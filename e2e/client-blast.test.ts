@@ -2,7 +2,9 @@
 // message of the form in SPEC's order, one blast per double click, the image-upload failure, the
 // results list and the detail dialog with real per-number statuses and the cancel.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { form, tinyPng } from '#server/test/routes.ts';
 import {
+  adminPage,
   clientPage,
   dismissToasts,
   type E2E,
@@ -352,6 +354,42 @@ describe('Form Blast', () => {
       expect(await balanceOf(e2e.server, client)).toBe(3);
       await page.context().close();
     });
+  });
+});
+
+describe('a blast whose image file is gone', () => {
+  it('says so in both details instead of drawing a broken image', async () => {
+    const client = await e2e.server.createClient();
+    await setPoints(e2e.server, client, 5);
+    await saveSettings(e2e.server, { allow_images: true });
+    const uploaded = await e2e.server.api('POST', '/api/upload/image', {
+      token: client.token,
+      raw: form('image', await tinyPng(), 'promo.png'),
+    });
+    const imageUrl: string = uploaded.body.url;
+    await createBlast(e2e.server, client, 'Promo bergambar', numbers(2), imageUrl);
+    await e2e.server.context.files.remove(imageUrl.slice(imageUrl.lastIndexOf('/') + 1));
+    const missing = 'Gambar tidak dapat dimuat: file tidak ditemukan di server Sebar.';
+
+    const page = await clientPage(e2e, client, '/blast-results');
+    await page.getByRole('button', { name: /^Detail/ }).click();
+    const dialog = page.getByRole('dialog', { name: 'Detail Blast Request' });
+    await dialog.locator('[data-blast-image-missing]').waitFor();
+    expect(await dialog.locator('[data-blast-image-missing]').textContent()).toBe(missing);
+    expect(await dialog.getByRole('img').count()).toBe(0);
+    await page.context().close();
+
+    const admin = await adminPage(e2e, '/blast-results');
+    await admin
+      .locator('tbody tr', { hasText: 'Promo bergambar' })
+      .getByRole('button', { name: /^Detail/ })
+      .click();
+    const detail = admin.getByRole('dialog');
+    await detail.locator('[data-blast-image-missing]').waitFor();
+    expect(await detail.locator('[data-blast-image-missing]').textContent()).toBe(missing);
+    expect(await detail.getByRole('link', { name: 'Buka gambar di tab baru' }).count()).toBe(0);
+    await admin.context().close();
+    await saveSettings(e2e.server);
   });
 });
 

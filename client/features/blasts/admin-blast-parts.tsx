@@ -14,6 +14,7 @@ import {
 import { cn } from '#client/lib/cn.ts';
 import { formatDateTime, formatNumber, percentDone } from '#client/lib/format.ts';
 import { ADMIN_BLAST_STATUS_LABELS, ADMIN_NUMBER_STATUS_LABELS } from './admin-api.ts';
+import { BlastImage } from './blast-image.tsx';
 import { SpintaxNote } from './spintax-preview.tsx';
 
 export const BLAST_STATUS_BADGE: Record<BlastStatus, BadgeProps['variant']> = {
@@ -160,20 +161,17 @@ export function BlastContent({ blast }: { blast: Blast }) {
           <h3 id="blast-image-title" className="text-sm font-semibold">
             Gambar
           </h3>
-          <img
-            src={blast.image_url}
-            alt="Gambar yang dilampirkan pada blast"
-            className="max-h-64 rounded-lg border object-contain"
-          />
-          <a
-            href={blast.image_url}
-            target="_blank"
-            rel="noopener noreferrer"
-            className="inline-flex items-center gap-1 text-sm font-medium text-primary underline-offset-4 hover:underline"
-          >
-            Buka gambar di tab baru
-            <ExternalLink aria-hidden className="size-3.5" />
-          </a>
+          <BlastImage url={blast.image_url} className="max-h-64">
+            <a
+              href={blast.image_url}
+              target="_blank"
+              rel="noopener noreferrer"
+              className="inline-flex items-center gap-1 text-sm font-medium text-primary underline-offset-4 hover:underline"
+            >
+              Buka gambar di tab baru
+              <ExternalLink aria-hidden className="size-3.5" />
+            </a>
+          </BlastImage>
         </section>
       )}
     </>

@@ -25,6 +25,7 @@ import { formatDateTime, formatNumber, percentDone } from '#client/lib/format.ts
 import { CLIENT_NUMBER_STATUS_LABELS, useCancelBlast, useClientBlast } from './client-api.ts';
 import { BlastStatusBadge, NumberStatusBadge } from './client-blast-status.tsx';
 import { beingSent } from './live-refresh.ts';
+import { BlastImage } from './blast-image.tsx';
 import { SpintaxNote } from './spintax-preview.tsx';
 import { DeliveryNumberList } from './number-delivery.tsx';
 
@@ -121,13 +122,7 @@ function BlastMessage({ blast }: { blast: Blast }) {
         {blast.message}
       </p>
       <SpintaxNote blast={blast} />
-      {blast.image_url && (
-        <img
-          src={blast.image_url}
-          alt="Gambar yang dilampirkan pada blast"
-          className="max-h-48 w-fit rounded-lg border object-contain"
-        />
-      )}
+      {blast.image_url && <BlastImage url={blast.image_url} className="max-h-48 w-fit" />}
     </section>
   );
 }
