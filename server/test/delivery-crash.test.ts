@@ -45,13 +45,13 @@ afterEach(async () => {
 });
 
 /** Sets up Cloud API delivery (50 messages a second), a funded client and a 150-number blast. */
-async function startBlast(url: string) {
+async function startBlast(url: string, messagesPerSecond = 50) {
   const admin = await signIn(url, ADMIN.email, ADMIN.password);
   await call(url, admin, 'PUT', '/api/admin/delivery', {
     mode: 'cloud_api',
     cloud_api: {
       ...cloudApiSettingsOf(whatsapp!),
-      messages_per_second: 50,
+      messages_per_second: messagesPerSecond,
     },
   });
   await call(url, admin, 'POST', '/api/admin/delivery/templates/sync');
@@ -68,17 +68,13 @@ async function startBlast(url: string) {
   return { token, blast, numbers };
 }
 
-/** After the restart: every number received once, the blast completed, the ledger exact. */
-async function expectExactlyOnce(
-  url: string,
-  { token, blast, numbers }: Awaited<ReturnType<typeof startBlast>>,
-) {
-  const read = async () =>
-    (await send({ url, method: 'GET', path: `/api/client/blast-requests/${blast.id}`, token }))
-      .body;
+/** Waits until the blast is completed with every number read. */
+async function untilAllRead(url: string, { token, blast }: Awaited<ReturnType<typeof startBlast>>) {
   await waitFor(
     async () => {
-      const now = await read();
+      const now = (
+        await send({ url, method: 'GET', path: `/api/client/blast-requests/${blast.id}`, token })
+      ).body;
       return (
         now.status === 'completed' && now.numbers.every((n: any) => n.delivery.state === 'read')
       );
@@ -86,12 +82,40 @@ async function expectExactlyOnce(
     90_000,
     'the blast to complete',
   );
+}
+
+/** Every number received once, the blast settled with no refund, the ledger exact. */
+async function expectSentOnce(
+  url: string,
+  { token, blast, numbers }: Awaited<ReturnType<typeof startBlast>>,
+) {
   for (const number of numbers) expect(whatsapp!.sentTo(number), number).toBe(1);
-  const done = await read();
+  const done = (
+    await send({ url, method: 'GET', path: `/api/client/blast-requests/${blast.id}`, token })
+  ).body;
   expect(done).toMatchObject({ successful_count: 150, refund_points: 0 });
   const me = (await send({ url, method: 'GET', path: '/api/auth/me', token })).body;
   expect(me.points).toBe(1000 - 150);
   expect(await withDb(database!, (handle) => checkLedger(handle.db))).toEqual([]);
+}
+
+/** After the restart: every number received once, the blast completed, the ledger exact. */
+async function expectExactlyOnce(url: string, run: Awaited<ReturnType<typeof startBlast>>) {
+  await untilAllRead(url, run);
+  await expectSentOnce(url, run);
+}
+
+/** A fresh database and the local Cloud API; answers the port the servers will listen on. */
+async function setUp(): Promise<number> {
+  database = await processDatabase();
+  const port = await freePort();
+  whatsapp = await startLocalCloudApi({
+    webhookUrl: `http://127.0.0.1:${port}${WEBHOOK_PATH}`,
+    recipientGapMs: 0,
+    webhookRetryMs: 500,
+    webhookMaxAttempts: 8,
+  });
+  return port;
 }
 
 async function start(port: number, env: Record<string, string> = {}, launch?: Launch) {
@@ -102,42 +126,59 @@ async function start(port: number, env: Record<string, string> = {}, launch?: La
 
 describe('a kill -9 in the middle of sending', () => {
   it('of the server: after the restart every number is sent exactly once', async () => {
-    database = await processDatabase();
-    const port = await freePort();
-    whatsapp = await startLocalCloudApi({
-      webhookUrl: `http://127.0.0.1:${port}${WEBHOOK_PATH}`,
-      recipientGapMs: 0,
-      webhookRetryMs: 500,
-      webhookMaxAttempts: 8,
-    });
+    const port = await setUp();
     let server: ChildServer = await start(port);
     const run = await startBlast(server.url);
     await waitFor(() => whatsapp!.sends.length >= 40, 30_000, '40 sends');
     await server.kill('SIGKILL');
-    const sentBefore = whatsapp.sends.length;
+    const sentBefore = whatsapp!.sends.length;
     expect(sentBefore).toBeLessThan(150);
     server = await start(port);
     await expectExactlyOnce(server.url, run);
   }, 150_000);
 
   it('of a separate worker: after the restart every number is sent exactly once', async () => {
-    database = await processDatabase();
-    const port = await freePort();
-    whatsapp = await startLocalCloudApi({
-      webhookUrl: `http://127.0.0.1:${port}${WEBHOOK_PATH}`,
-      recipientGapMs: 0,
-      webhookRetryMs: 500,
-      webhookMaxAttempts: 8,
-    });
+    const port = await setUp();
     const server = await start(port, { SEBAR_DELIVERY_WORKER: 'off' });
     const alone = await start(port, {}, workerProcess);
     const run = await startBlast(server.url);
     await waitFor(() => whatsapp!.sends.length >= 40, 30_000, '40 sends');
     await alone.kill('SIGKILL');
-    expect(whatsapp.sends.length).toBeLessThan(150);
+    expect(whatsapp!.sends.length).toBeLessThan(150);
     // Two workers now share what is left.
     await start(port, {}, workerProcess);
     await start(port, {}, workerProcess);
     await expectExactlyOnce(server.url, run);
+  }, 150_000);
+});
+
+describe('a worker frozen between its claims and their posts', () => {
+  it('sends none of them when it wakes after another worker has sent them', async () => {
+    const port = await setUp();
+    const server = await start(port, { SEBAR_DELIVERY_WORKER: 'off' });
+    const frozen = await start(port, {}, workerProcess);
+    await start(port, {}, workerProcess);
+    // Ten a second: each worker holds the numbers claimed for its next slots, not yet posted.
+    const run = await startBlast(server.url, 10);
+    await waitFor(() => whatsapp!.sends.length >= 20, 30_000, '20 sends');
+    // Stopped (SIGSTOP) while it holds no lock: one frozen in a transaction would stop the other
+    // worker too, so it is woken and stopped again until the other goes on sending.
+    for (let tries = 1; ; tries++) {
+      frozen.child.kill('SIGSTOP');
+      const before = whatsapp!.sends.length;
+      const goesOn = await waitFor(() => whatsapp!.sends.length >= before + 10, 5000, 'sends')
+        .then(() => true)
+        .catch(() => false);
+      if (goesOn) break;
+      frozen.child.kill('SIGCONT');
+      if (tries === 5) throw new Error('the other worker never went on alone');
+      await new Promise((resolve) => setTimeout(resolve, 300));
+    }
+    // The other worker takes back what the frozen one claimed (15 s of silence) and sends it.
+    await untilAllRead(server.url, run);
+    frozen.child.kill('SIGCONT');
+    // Woken, the frozen worker finds its claims too old to post.
+    await new Promise((resolve) => setTimeout(resolve, 3000));
+    await expectSentOnce(server.url, run);
   }, 150_000);
 });

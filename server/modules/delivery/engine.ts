@@ -28,6 +28,7 @@ import {
   claimDue,
   keepMediaId,
   keptMediaId,
+  mayStillPost,
   numberKey,
   requeueUnanswered,
   stillOpen,
@@ -207,6 +208,7 @@ export class DeliveryEngine {
       gateway,
       number,
       (ms) => new Promise((resolve) => setTimeout(resolve, ms)),
+      this.unansweredMs().gatewayMs,
     );
     if (outcome.kind === 'held') {
       // A restriction waits for the admin; a device that lost its session is tried again later.
@@ -290,6 +292,8 @@ export class DeliveryEngine {
     if (uploaded && !(await stillOpen(this.context.database, number.blastId))) {
       return { kind: 'closed' };
     }
+    const post = { waitMs: this.unansweredMs().cloudApiMs, requestMs: GRAPH_TIMEOUT_MS };
+    if (!mayStillPost(number.claimedAt, post)) return { kind: 'late' };
     try {
       const wamid = await sendTemplate(credentials, {
         to: number.number,

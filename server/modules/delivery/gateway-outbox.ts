@@ -27,6 +27,8 @@ export interface GatewayClaimed {
   number: string;
   message: string;
   imageUrl: string | null;
+  /** When it was claimed (epoch ms): see mayStillPost. */
+  claimedAt: number;
 }
 
 /** Whether the device may send: WORKING and not held by Sebar (a hold with no end waits for the admin). */
@@ -128,6 +130,7 @@ export async function claimForDevices(
         number: next.number,
         message: next.message,
         imageUrl: next.image_url,
+        claimedAt: at,
       });
     }
     return { claimed, waitMs };

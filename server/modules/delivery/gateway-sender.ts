@@ -7,7 +7,7 @@ import type { Db, DbHandle } from '#server/db/connection.ts';
 import type { FileStore } from '#server/modules/uploads/file-store.ts';
 import type { GatewayClaimed, GatewayPacing } from './gateway-outbox.ts';
 import { gatewayConnectionOf, readGateway } from './gateway.service.ts';
-import { blastImage, MissingImage, stillOpen } from './outbox.ts';
+import { blastImage, mayStillPost, MissingImage, stillOpen } from './outbox.ts';
 import type { SendOutcome } from './send-results.ts';
 import type { SecretBox } from './secret-box.ts';
 import {
@@ -73,12 +73,16 @@ export interface GatewayContext {
   files: FileStore;
 }
 
-/** Sends one claimed number; never throws. */
+/**
+ * Sends one claimed number; never throws. `waitMs` is how long a number may stay sending in
+ * silence before a sweep takes it back (see mayStillPost).
+ */
 export async function sendThroughGateway(
   context: GatewayContext,
   gateway: GatewaySending,
   number: GatewayClaimed,
   sleep: (ms: number) => Promise<void>,
+  waitMs: number,
 ): Promise<SendOutcome> {
   const { connection } = gateway;
   try {
@@ -95,6 +99,8 @@ export async function sendThroughGateway(
     await typing(connection, number.device, number.number, false).catch(() => undefined);
     // The blast may have been closed while the device typed.
     if (!(await stillOpen(context.database, number.blastId))) return { kind: 'closed' };
+    if (!mayStillPost(number.claimedAt, { waitMs, requestMs: WAHA_TIMEOUT_MS }))
+      return { kind: 'late' };
     const wamid = await sendMessage(connection, {
       session: number.device,
       number: number.number,

@@ -41,6 +41,8 @@ export interface Claimed {
   mediaId: string | null;
   /** Its send slot (epoch ms): it is posted then, not before. */
   sendAt: number;
+  /** When it was claimed (epoch ms): see mayStillPost. */
+  claimedAt: number;
 }
 
 const DAY_MS = 24 * 60 * 60 * 1000;
@@ -145,6 +147,7 @@ export async function claimDue(
         imageUrl: row.image_url,
         mediaId: freshMediaId(row, at),
         sendAt: slots.start + i * slots.interval,
+        claimedAt: at,
       })),
       waitMs: out.length ? claimAgainIn(nextSlot, pacing) : Infinity,
     };
@@ -310,6 +313,24 @@ export async function stillOpen({ db }: DbHandle, blastId: string): Promise<bool
     .where('id', '=', blastId)
     .executeTakeFirst();
   return blast !== undefined && closedBeforeSending(blast.status) === null;
+}
+
+/** What a post is given beyond its own timeout before a sweep may take its number back. */
+const POST_MARGIN_MS = 1000;
+
+/**
+ * Whether a number claimed at `claimedAt` may still be posted: the post, answered or timed out
+ * (`requestMs`), must be over before another worker's sweep may take the number back (`waitMs` of
+ * silence after the claim, see requeueUnanswered). A worker frozen after its claim (a suspended
+ * machine, a stopped container) finds the time past when it wakes, and leaves the number to that
+ * sweep instead of sending it a second time.
+ */
+export function mayStillPost(
+  claimedAt: number,
+  { waitMs, requestMs }: { waitMs: number; requestMs: number },
+  now = Date.now(),
+): boolean {
+  return now < claimedAt + waitMs - requestMs - POST_MARGIN_MS;
 }
 
 /** A number's key in a worker's own bookkeeping: `{blastId}/{idx}`. */

@@ -40,7 +40,9 @@ export type SendOutcome =
   /** Its blast was closed (rejected, cancelled) before the send: nothing was sent. */
   | { kind: 'closed' }
   /** Sebar cannot make the send at all (the blast's image is gone): it fails, unsent. */
-  | { kind: 'unsendable'; title: string };
+  | { kind: 'unsendable'; title: string }
+  /** Its claim grew too old to post (the worker was frozen): unsent, the sweep takes it back. */
+  | { kind: 'late' };
 
 export interface SendResult {
   blastId: string;
@@ -281,6 +283,9 @@ function resultChange(
     }
     case 'closed':
       return { change: again({}) };
+    case 'late':
+      // Another worker may already have it again: only the sweep moves it.
+      return { change: null };
     case 'unsendable':
       return { change: failed({ error_code: null, error_title: outcome.title }) };
     case 'held':
