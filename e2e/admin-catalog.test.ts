@@ -118,6 +118,10 @@ describe('Kontak', () => {
     await expectToast(page, 'Kontak berhasil diperbarui', { title: 'Berhasil' });
     await form.waitFor({ state: 'hidden' });
     expect(await row('6281234567890').textContent()).toContain('Aktif');
+    // The keyboard is back on the row's Edit, not at the top of the page.
+    await expect
+      .poll(() => page.evaluate(() => document.activeElement?.getAttribute('aria-label')))
+      .toBe('Edit kontak WhatsApp 6281234567890');
     const saved = await adminApi(e2e.server, 'GET', '/api/admin/contacts');
     expect(saved.find((c: any) => c.platform === 'whatsapp')).toMatchObject({
       value: '6281234567890',
@@ -128,10 +132,10 @@ describe('Kontak', () => {
     await page.getByRole('form', { name: 'Edit kontak' }).getByLabel('Kontak').fill('berubah');
     await page.getByRole('button', { name: 'Batal' }).click();
     await page.getByRole('form').waitFor({ state: 'hidden' });
-    // Focus goes back to the add button; opening it again shows an empty form.
-    expect(await page.evaluate(() => document.activeElement?.textContent)).toContain(
-      'Tambah Kontak',
-    );
+    // Focus goes back to the row's Edit; opening the add form shows it empty.
+    await expect
+      .poll(() => page.evaluate(() => document.activeElement?.getAttribute('aria-label')))
+      .toBe('Edit kontak Telegram @sebar_admin');
     await page.getByRole('button', { name: 'Tambah Kontak' }).click();
     const fresh = page.getByRole('form', { name: 'Tambah kontak' });
     expect(await fresh.getByLabel('Kontak').inputValue()).toBe('');
@@ -160,6 +164,10 @@ describe('Kontak', () => {
     await row('@sebar_admin').waitFor({ state: 'detached' });
     const saved = await adminApi(e2e.server, 'GET', '/api/admin/contacts');
     expect(saved.map((c: any) => c.value)).toEqual(['6281234567890']);
+    // The focus moved to the row that is left, not to the page's body.
+    expect(await page.evaluate(() => document.activeElement?.getAttribute('aria-label'))).toBe(
+      'Edit kontak WhatsApp 6281234567890',
+    );
   });
 });
 

@@ -128,6 +128,15 @@ describe('Form Poin', () => {
     });
     await first.getByText('Telah diapprove').waitFor();
     expect(await first.getByRole('button', { name: /^Approve/ }).count()).toBe(0);
+    // The decided row has no button left: the keyboard goes on to the next request's.
+    await expect
+      .poll(() => page.evaluate(() => document.activeElement?.getAttribute('aria-label') ?? ''))
+      .toMatch(/^Approve/);
+    expect(
+      await rows()
+        .nth(1)
+        .evaluate((row) => row.contains(document.activeElement)),
+    ).toBe(true);
     expect(await first.textContent()).toContain('Disetujui');
     expect(await statValue(page, 'Pending')).toBe('15');
     expect(await statValue(page, 'Disetujui')).toBe('1');

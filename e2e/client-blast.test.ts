@@ -681,6 +681,11 @@ describe('Hasil Blast', () => {
     await expectToast(page, 'Blast berhasil dibatalkan. 4 poin dikembalikan.', {
       variant: 'success',
     });
+    // 'Batalkan Blast' is gone: the focus stays in the Detail dialog, not behind its overlay.
+    await confirm.waitFor({ state: 'hidden' });
+    await expect
+      .poll(() => page.evaluate(() => !!document.activeElement?.closest('[role=dialog]')))
+      .toBe(true);
     await expectShellBalance(page, 10);
     await expect
       .poll(() => dialog.locator('[data-blast-status]').first().textContent())

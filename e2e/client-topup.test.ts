@@ -141,6 +141,12 @@ describe('Top Up Poin', () => {
       await expectToast(page, 'URL bukti transfer harus diawali http:// atau https://', {
         title: 'Error',
       });
+      // Said under the field too, which takes the focus: it stays after the toast has gone.
+      expect(await page.locator('#topup-proof-error').textContent()).toBe(
+        'URL bukti transfer harus diawali http:// atau https://',
+      );
+      expect(await proofField(page).getAttribute('aria-invalid')).toBe('true');
+      expect(await page.evaluate(() => document.activeElement?.id)).toBe('topup-proof');
       expect(posts).toHaveLength(0);
 
       // 'Memproses...' while the request is on its way.
@@ -163,6 +169,9 @@ describe('Top Up Poin', () => {
       expect(await pointsField(page).inputValue()).toBe('');
       expect(await amountField(page).inputValue()).toBe('');
       expect(await proofField(page).inputValue()).toBe('');
+      expect(await page.locator('#topup-proof-error').count()).toBe(0);
+      // The emptied form's button cannot be pressed: the keyboard goes on from the first field.
+      expect(await page.evaluate(() => document.activeElement?.id)).toBe('topup-points');
       expect(await page.locator('[data-tier-note]').count()).toBe(0);
       expect(
         await page

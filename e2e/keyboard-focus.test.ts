@@ -342,4 +342,25 @@ describe('Hasil Blast at 375 px, client', () => {
     await viewShot(phone, 'keyboard-client-detail-phone');
     await phone.context().close();
   });
+
+  it('keeps the pressed page button in view when the new page is longer', async () => {
+    const tuti = await e2e.server.createClient({ username: 'tuti' });
+    await setPoints(e2e.server, tuti, 20);
+    for (let i = 1; i <= 6; i++) await createBlast(e2e.server, tuti, `Kabar ${i}`, numbers(1, i));
+    const phone = await e2e.open('/login', 'phone');
+    await signIn(phone, tuti.user.email, tuti.password);
+    await phone.goto(`${e2e.url}/blast-results`);
+    const row = (text: string) => phone.locator('tbody tr', { hasText: text });
+    await row('Kabar 6').waitFor();
+    await phone.getByRole('button', { name: 'Halaman berikutnya' }).focus();
+    await phone.keyboard.press('Enter');
+    await row('Kabar 1').waitFor();
+    // Page 2 holds one blast; page 1's five push the pager far down.
+    await phone.getByRole('button', { name: 'Halaman 1' }).focus();
+    await phone.keyboard.press('Enter');
+    await row('Kabar 6').waitFor();
+    expect(await focusedText(phone)).toBe('Halaman 1');
+    await expect.poll(async () => hidden(await focusBox(phone))).toBe(false);
+    await phone.context().close();
+  });
 });

@@ -29,11 +29,17 @@ export interface DialogContentProps extends ComponentProps<typeof DialogPrimitiv
 
 type AutoFocusHandler = (event: Event) => void;
 
-/** Where the focus goes back to when a dialog closes: what opened it, and that one's table row. */
+/**
+ * Where the focus goes back to when a dialog closes: what opened it, that one's table row, and the
+ * dialog it was in (a confirmation opened from a dialog that stays open).
+ */
 interface ReturnPlace {
   opener: HTMLElement | null;
   row: HTMLElement | null;
+  dialog: HTMLElement | null;
 }
+
+const NOWHERE: ReturnPlace = { opener: null, row: null, dialog: null };
 
 /** The return places of the dialogs open now, the innermost last. */
 const openDialogs: ReturnPlace[] = [];
@@ -59,15 +65,24 @@ function keepFirstFocusInView(event: Event) {
 
 /**
  * The opener; when it has gone (the row's action changed: 'Input Hasil' became 'Edit Hasil'), the
- * first control of its table row, so the keyboard user keeps their place; else the page's main area.
+ * first control of its table row or, when that row has none left (an approved request), of the
+ * next row that has one, else of the one before: the keyboard user keeps their place. When the
+ * opener was in a dialog that is still open, that dialog; else the page's main area.
  */
-function focusBack({ opener, row }: ReturnPlace) {
-  const target = opener?.isConnected
-    ? opener
-    : row?.isConnected
-      ? row.querySelector<HTMLElement>(CONTROL)
-      : null;
-  (target ?? document.getElementById('main'))?.focus();
+function focusBack({ opener, row, dialog }: ReturnPlace) {
+  const target = opener?.isConnected ? opener : row?.isConnected ? controlNear(row) : null;
+  const fallback = dialog?.isConnected ? dialog : document.getElementById('main');
+  (target ?? fallback)?.focus();
+}
+
+function controlNear(row: HTMLElement): HTMLElement | null {
+  for (const step of ['nextElementSibling', 'previousElementSibling'] as const) {
+    for (let at: Element | null = row; at; at = at[step]) {
+      const control = at.querySelector<HTMLElement>(CONTROL);
+      if (control) return control;
+    }
+  }
+  return null;
 }
 
 /**
@@ -81,14 +96,18 @@ export function useFocusReturn(handlers: {
   onOpenAutoFocus?: AutoFocusHandler;
   onCloseAutoFocus?: AutoFocusHandler;
 }) {
-  const place = useRef<ReturnPlace>({ opener: null, row: null });
+  const place = useRef<ReturnPlace>(NOWHERE);
   return {
     onOpenAutoFocus: (event: Event) => {
       const active = document.activeElement;
       place.current =
         active instanceof HTMLElement && active !== document.body
-          ? { opener: active, row: active.closest('tr') }
-          : { ...(openDialogs.at(-1) ?? { opener: null, row: null }) };
+          ? {
+              opener: active,
+              row: active.closest('tr'),
+              dialog: active.closest<HTMLElement>('[role=dialog], [role=alertdialog]'),
+            }
+          : { ...(openDialogs.at(-1) ?? NOWHERE) };
       openDialogs.push(place.current);
       handlers.onOpenAutoFocus?.(event);
       if (!event.defaultPrevented) keepFirstFocusInView(event);

@@ -33,7 +33,7 @@ export interface InlineEditorOptions<Row, Form extends FieldValues, Input> {
   toForm: (row: Row) => Form;
   /** Focused when the form opens. */
   firstField: Path<Form>;
-  /** Focused again when the form closes. */
+  /** Focused again when the added form closes, or when nothing else is left to focus. */
   addButton: RefObject<HTMLButtonElement | null>;
   save: (id: string | undefined, input: Input) => Promise<unknown>;
   remove: (id: string) => Promise<unknown>;
@@ -51,11 +51,13 @@ export function useInlineEditor<Row extends { id: string }, Form extends FieldVa
     defaultValues: empty as DefaultValues<Form>,
   });
 
-  // Keyboard users land in the form when it opens, and back on the add button when it closes.
+  // Keyboard users land in the form when it opens, and back where they opened it when it closes:
+  // the row's Edit, or the add button.
   const wasOpen = useRef(false);
+  const opener = useRef<HTMLElement | null>(null);
   useEffect(() => {
     if (editing !== null) form.setFocus(firstField);
-    else if (wasOpen.current) addButton.current?.focus();
+    else if (wasOpen.current) focusOr(opener.current, addButton);
     wasOpen.current = editing !== null;
   }, [editing, form, firstField, addButton]);
 
@@ -64,10 +66,12 @@ export function useInlineEditor<Row extends { id: string }, Form extends FieldVa
     form.reset(empty);
   };
   const openAdd = () => {
+    opener.current = null;
     form.reset(empty);
     setEditing('new');
   };
   const openEdit = (row: Row) => {
+    opener.current = focusedElement();
     form.reset(toForm(row));
     setEditing(row);
   };
@@ -82,13 +86,30 @@ export function useInlineEditor<Row extends { id: string }, Form extends FieldVa
   const onSubmit = (event: FormEvent<HTMLFormElement>) => form.handleSubmit(submit)(event);
   const onDelete = async (row: Row) => {
     if (!window.confirm(messages.confirmDelete)) return;
+    // The table row next to the removed one (or before it) takes the keyboard's place.
+    const tableRow = focusedElement()?.closest('tr');
+    const neighbour = tableRow?.nextElementSibling ?? tableRow?.previousElementSibling;
     const removed = await runAction(() => remove(row.id), {
       done: messages.deleted,
       failed: messages.deleteFailed,
     });
-    if (removed && editing !== 'new' && editing?.id === row.id) close();
+    if (!removed) return;
+    const next = neighbour?.querySelector('button') ?? null;
+    if (editing !== 'new' && editing?.id === row.id) {
+      // The closing form gives the focus back to its opener: here, the neighbour.
+      opener.current = next;
+      close();
+    } else focusOr(next, addButton);
   };
   return { editing, form, openAdd, openEdit, close, onSubmit, onDelete };
+}
+
+const focusedElement = () =>
+  document.activeElement instanceof HTMLElement ? document.activeElement : null;
+
+/** Focuses `target` while it is on the page, else the add button. */
+function focusOr(target: HTMLElement | null, addButton: RefObject<HTMLButtonElement | null>) {
+  (target?.isConnected ? target : addButton.current)?.focus();
 }
 
 export interface InlineEditorCardProps {

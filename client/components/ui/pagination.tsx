@@ -1,7 +1,7 @@
 // Pagination: 'Menampilkan X sampai Y dari Z hasil', previous/next, up to 5 page numbers,
 // first/last shortcuts with ellipsis; hidden when there is one page or fewer.
 import { ChevronLeft, ChevronRight } from 'lucide-react';
-import type { ReactNode } from 'react';
+import { useEffect, useRef, type ReactNode } from 'react';
 import { cn } from '#client/lib/cn.ts';
 import { Button } from './button.tsx';
 
@@ -25,6 +25,37 @@ export function pageWindow(page: number, totalPages: number, size = PAGE_WINDOW)
   return Array.from({ length: count }, (_, index) => start + index);
 }
 
+/**
+ * The pager's items: the window's pages, with the first and last page and an ellipsis where pages
+ * are left out. One keyed list: a number keeps its button (and the focus) as the window moves, e.g.
+ * the last page's shortcut, pressed, joins the window.
+ */
+function pagerItems(pages: number[], totalPages: number): (number | 'start' | 'end')[] {
+  const first = pages[0]!;
+  const last = pages[pages.length - 1]!;
+  return [
+    ...(first > 1 ? [1] : []),
+    ...(first > 2 ? (['start'] as const) : []),
+    ...pages,
+    ...(last < totalPages - 1 ? (['end'] as const) : []),
+    ...(last < totalPages ? [totalPages] : []),
+  ];
+}
+
+/**
+ * The new page's rows move the pager: the button the keyboard pressed in it (the ref's element) is
+ * brought back into view when the page shown changes.
+ */
+function useFocusInView(page: number) {
+  const nav = useRef<HTMLElement>(null);
+  useEffect(() => {
+    const focused = document.activeElement;
+    if (focused instanceof HTMLElement && nav.current?.contains(focused))
+      focused.scrollIntoView({ block: 'nearest' });
+  }, [page]);
+  return nav;
+}
+
 export function Pagination({
   page,
   total,
@@ -33,23 +64,13 @@ export function Pagination({
   className,
 }: PaginationProps) {
   const totalPages = Math.ceil(total / pageSize);
-  if (totalPages <= 1) return null;
   const current = Math.min(Math.max(1, page), totalPages);
+  const nav = useFocusInView(current);
+  if (totalPages <= 1) return null;
   const from = (current - 1) * pageSize + 1;
   const to = Math.min(current * pageSize, total);
   const pages = pageWindow(current, totalPages);
-  const first = pages[0]!;
-  const last = pages[pages.length - 1]!;
-
-  // One keyed list: a number keeps its button (and the focus) as the window moves, e.g. the last
-  // page's shortcut, pressed, joins the window.
-  const items: (number | 'start' | 'end')[] = [
-    ...(first > 1 ? [1] : []),
-    ...(first > 2 ? (['start'] as const) : []),
-    ...pages,
-    ...(last < totalPages - 1 ? (['end'] as const) : []),
-    ...(last < totalPages ? [totalPages] : []),
-  ];
+  const items = pagerItems(pages, totalPages);
   const pageItem = (item: number | 'start' | 'end') =>
     typeof item === 'number' ? (
       <li key={item}>
@@ -71,6 +92,7 @@ export function Pagination({
 
   return (
     <nav
+      ref={nav}
       aria-label="Navigasi halaman"
       className={cn('flex flex-col items-center justify-between gap-3 py-3 sm:flex-row', className)}
     >

@@ -49,7 +49,7 @@ export function InfoItem({
   return (
     <div className={cn('min-w-0', className)}>
       <dt className="text-xs text-muted-foreground">{label}</dt>
-      <dd className="break-all text-sm font-medium">{children}</dd>
+      <dd className="wrap-anywhere text-sm font-medium">{children}</dd>
     </div>
   );
 }

@@ -79,7 +79,7 @@ function NumbersNotes({
           <span>
             {formatNumber(invalid.length)} nomor tidak valid:{' '}
             <span
-              className="block max-h-32 overflow-y-auto break-all font-mono"
+              className="block max-h-32 overflow-y-auto wrap-anywhere font-mono"
               data-invalid-parts=""
             >
               {invalid.join(', ')}

@@ -146,7 +146,7 @@ function BlastNumbers({ blast }: { blast: Blast }) {
             <span className="w-8 shrink-0 text-right text-xs text-muted-foreground">
               {index + 1}.
             </span>
-            <span className="min-w-0 flex-1 break-all font-mono">{number}</span>
+            <span className="min-w-0 flex-1 wrap-anywhere font-mono">{number}</span>
             <NumberStatusBadge status={statusOf(index)} />
           </li>
         ))}

@@ -116,7 +116,7 @@ export function DeliveryNumberList({
           data-number-row={n.index}
         >
           <span className="text-right text-xs text-muted-foreground">{n.index + 1}.</span>
-          <span className="break-all font-mono">{n.number}</span>
+          <span className="wrap-anywhere font-mono">{n.number}</span>
           {n.delivery ? (
             <DeliveryStateBadge
               state={n.delivery.state}

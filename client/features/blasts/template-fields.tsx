@@ -166,7 +166,7 @@ export function TemplatePreview(props: {
               >
                 {button.text}
                 {button.url && (
-                  <span className="block break-all text-xs font-normal text-muted-foreground">
+                  <span className="block wrap-anywhere text-xs font-normal text-muted-foreground">
                     {buttonUrl(button.url, index, typedValues(values))}
                   </span>
                 )}

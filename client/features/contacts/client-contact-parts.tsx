@@ -53,7 +53,7 @@ export function ContactCard({ contact }: { contact: Contact }) {
         </span>
         <div className="min-w-0">
           <h2 className="font-semibold">{title}</h2>
-          <p className="break-all text-sm text-muted-foreground">{contact.value}</p>
+          <p className="wrap-anywhere text-sm text-muted-foreground">{contact.value}</p>
         </div>
       </div>
       {href && (

@@ -95,7 +95,7 @@ function DeviceHeading({ device }: { device: Device }) {
   return (
     <div className="flex flex-wrap items-start justify-between gap-3">
       <div className="grid min-w-0 gap-1">
-        <span className="font-medium break-all">{device.session}</span>
+        <span className="font-medium wrap-anywhere">{device.session}</span>
         <span className="text-sm text-muted-foreground">
           {device.phone ? `+${device.phone}` : 'Belum terhubung'}
           {device.push_name ? ` · ${device.push_name}` : ''}

@@ -58,7 +58,7 @@ const COLUMNS: DataTableColumn<Template>[] = [
     header: 'Nama',
     cell: (t) => (
       <div className="grid gap-0.5">
-        <span className="font-medium break-all">{t.name}</span>
+        <span className="font-medium wrap-anywhere">{t.name}</span>
         {t.unsupported && (
           <span className="text-xs text-muted-foreground">
             Belum dapat dikirim Sebar: {t.unsupported}

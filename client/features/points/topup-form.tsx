@@ -89,6 +89,9 @@ function useSubmitTopup({ form, amount }: Topup) {
         `Request top-up ${formatNumber(values.points_requested)} poin berhasil dibuat. Menunggu approval admin.`,
         'Request Berhasil',
       );
+      // The emptied form disables its button: the keyboard goes on from the first field (asked
+      // before the reset, which forgets the fields until they render again).
+      form.setFocus('points_requested');
       form.reset(EMPTY);
     } catch (failure) {
       toastError(errorMessage(failure, 'Gagal membuat request top-up'));
@@ -98,6 +101,8 @@ function useSubmitTopup({ form, amount }: Topup) {
     const points = errors.points_requested?.message;
     // Back to the field, where the limit is also said, rather than left at the button below.
     if (points && points !== TOPUP_REQUIRED_MESSAGE) form.setFocus('points_requested');
+    // A refused link is said under its field too, which takes the focus, once the toast is gone.
+    else if (!points && errors.payment_proof_url) form.setFocus('payment_proof_url');
     toastError(points ?? errors.payment_proof_url?.message);
   };
   const onSubmit = (event: FormEvent<HTMLFormElement>) => form.handleSubmit(submit, refused)(event);
@@ -109,6 +114,7 @@ export function TopupRequestForm({ topup, tiers }: { topup: Topup; tiers: Pricin
   const { onSubmit, sending } = useSubmitTopup(topup);
   // Said as soon as it is typed, not only on submit: the price of such a request means nothing.
   const pointsError = points > TOPUP_MAX_POINTS ? TOPUP_MAX_MESSAGE : undefined;
+  const proofError = form.formState.errors.payment_proof_url?.message;
   const pointsDescribedBy =
     [describedBy('topup-points', pointsError), tier ? 'topup-tier-note' : null]
       .filter(Boolean)
@@ -143,12 +149,18 @@ export function TopupRequestForm({ topup, tiers }: { topup: Topup; tiers: Pricin
       {!tier && amount === 0 && points > 0 && tiers.length > 0 && (
         <Alert variant="warning">Jumlah poin ini belum ada di daftar harga.</Alert>
       )}
-      <Field id="topup-proof" label="URL Bukti Transfer (Opsional)" hint={PROOF_HINT}>
+      <Field
+        id="topup-proof"
+        label="URL Bukti Transfer (Opsional)"
+        hint={PROOF_HINT}
+        error={proofError}
+      >
         <Textarea
           id="topup-proof"
           rows={3}
           placeholder="https://..."
-          aria-describedby={describedBy('topup-proof', undefined, PROOF_HINT)}
+          aria-invalid={proofError ? true : undefined}
+          aria-describedby={describedBy('topup-proof', proofError, PROOF_HINT)}
           {...form.register('payment_proof_url')}
         />
       </Field>

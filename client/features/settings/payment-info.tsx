@@ -37,7 +37,7 @@ function InfoRow({ label, value, mono }: { label: string; value: string; mono?: 
   return (
     <div className="flex flex-wrap items-baseline justify-between gap-x-3">
       <dt className="text-muted-foreground">{label}</dt>
-      <dd className={cn('break-all font-semibold', mono && 'font-mono text-base')}>{value}</dd>
+      <dd className={cn('wrap-anywhere font-semibold', mono && 'font-mono text-base')}>{value}</dd>
     </div>
   );
 }
@@ -77,7 +77,7 @@ function PaymentQr({ settings }: { settings: Settings }) {
       </h3>
       {failed || !src ? (
         <Alert variant="warning" title="QR Code tidak dapat dimuat" data-qr-error="">
-          <p className="break-all font-mono text-xs">{shownUrl}</p>
+          <p className="wrap-anywhere font-mono text-xs">{shownUrl}</p>
           <p className="mt-1">Hubungi admin jika masalah ini berlanjut</p>
         </Alert>
       ) : (

@@ -308,7 +308,7 @@ function UserSummary({ user }: { user: User }) {
       </div>
       <div className="flex flex-wrap gap-x-2">
         <dt className="text-muted-foreground">Email:</dt>
-        <dd className="break-all font-medium">{user.email}</dd>
+        <dd className="wrap-anywhere font-medium">{user.email}</dd>
       </div>
     </dl>
   );

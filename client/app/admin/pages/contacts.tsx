@@ -72,7 +72,11 @@ function contactColumns(
       header: 'Platform',
       cell: (c) => <span className="font-medium">{platformLabel(c.platform)}</span>,
     },
-    { key: 'value', header: 'Kontak', cell: (c) => <span className="break-all">{c.value}</span> },
+    {
+      key: 'value',
+      header: 'Kontak',
+      cell: (c) => <span className="wrap-anywhere">{c.value}</span>,
+    },
     {
       key: 'status',
       header: 'Status',

@@ -186,7 +186,7 @@ function DeleteUserDialog(props: {
             </span>
             <span className="flex flex-wrap gap-x-2">
               <span className="text-muted-foreground">Email:</span>
-              <span className="break-all font-medium">{deleting?.email}</span>
+              <span className="wrap-anywhere font-medium">{deleting?.email}</span>
             </span>
           </span>
         </>
