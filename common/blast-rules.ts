@@ -8,6 +8,11 @@ export type BlastStatus = (typeof BLAST_STATUSES)[number];
 export const NUMBER_STATUSES = ['pending', 'success', 'failed', 'no_wa'] as const;
 export type NumberStatus = (typeof NUMBER_STATUSES)[number];
 
+/** What a number still pending in a closed blast (rejected, cancelled) reads: it was never sent. */
+export const NOT_SENT_LABEL = 'Tidak dikirim';
+export const neverSent = (blastStatus: BlastStatus, status: NumberStatus): boolean =>
+  status === 'pending' && (blastStatus === 'rejected' || blastStatus === 'cancelled');
+
 /**
  * Whether Sebar's delivery engine sends a blast made in `mode` (Cloud API or gateway): its numbers
  * are queued at creation and their results come from the engine, never typed by the admin.

@@ -297,6 +297,17 @@ describe('Hasil Blast', () => {
     await select(2).selectOption('success');
     await select(1).selectOption('no_wa');
     await select(3).selectOption('success');
+    // Escape with changes not saved asks first; 'Tetap di sini' keeps them.
+    await dismissToasts(page);
+    await select(3).focus();
+    await page.keyboard.press('Escape');
+    const ask = page.getByRole('alertdialog', { name: 'Perubahan belum disimpan' });
+    await ask.waitFor();
+    expect(await ask.textContent()).toContain('2 nomor diubah dan belum disimpan');
+    await ask.getByRole('button', { name: 'Tetap di sini' }).click();
+    await ask.waitFor({ state: 'hidden' });
+    expect(await dialog().isVisible()).toBe(true);
+    expect(await select(1).inputValue()).toBe('no_wa');
     const before = await balanceOf(e2e.server, ani);
     await dialog().getByRole('button', { name: 'Simpan Perubahan' }).click();
     await expectToast(page, 'Status per nomor berhasil disimpan. 2 nomor diperbarui.', {
@@ -351,6 +362,10 @@ describe('Hasil Blast', () => {
       .getByText(/Blast ini ditolak admin/)
       .waitFor();
     expect(await dialog().getByRole('button', { name: 'Edit Status' }).count()).toBe(0);
+    // Its numbers were never sent: none of them reads 'Menunggu'.
+    const numberRows = dialog().locator('[data-number-row]');
+    expect(await numberRows.count()).toBe(3);
+    for (const text of await numberRows.allTextContents()) expect(text).toMatch(/Tidak dikirim$/);
     await dialogFocus(page);
     await page.keyboard.press('Escape');
     await dialog().waitFor({ state: 'hidden' });

@@ -691,6 +691,13 @@ describe('Hasil Blast', () => {
       .poll(() => dialog.locator('[data-blast-status]').first().textContent())
       .toBe('Dibatalkan');
     expect(await dialog.getByRole('button', { name: 'Batalkan Blast' }).count()).toBe(0);
+    // The number left pending was never sent, and says so; the others keep their status.
+    expect(await items.allTextContents()).toEqual([
+      '1.6281200000001Gagal',
+      '2.6281200000002Tidak dikirim',
+      '3.6281200000003Berhasil',
+      '4.6281200000004No WA',
+    ]);
     // (Escape would first dismiss the toast, the top layer.)
     await dialog.getByRole('button', { name: 'Tutup', exact: true }).last().click();
     await dialog.waitFor({ state: 'hidden' });

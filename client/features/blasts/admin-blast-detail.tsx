@@ -3,10 +3,11 @@
 // API blast shows each number's delivery instead, with no editor (admin-blast-delivery.tsx).
 import { Pencil, RotateCcw, Save, X } from 'lucide-react';
 import { useEffect, useMemo, useRef, useState, type ReactNode, type RefObject } from 'react';
-import { sentByEngine } from '#common/blast-rules.ts';
+import { neverSent, NOT_SENT_LABEL, sentByEngine } from '#common/blast-rules.ts';
 import { NUMBER_STATUSES, type Blast, type NumberStatus } from '#common/blasts.ts';
 import { Badge, type BadgeProps } from '#client/components/ui/badge.tsx';
 import { Button } from '#client/components/ui/button.tsx';
+import { ConfirmDialog } from '#client/components/ui/confirm-dialog.tsx';
 import { runAction, toast, toastSuccess } from '#client/components/ui/toast.ts';
 import { errorMessage } from '#client/lib/api-client.ts';
 import { cn } from '#client/lib/cn.ts';
@@ -32,6 +33,8 @@ function NumberRow(props: {
   index: number;
   number: string;
   status: NumberStatus;
+  /** Its blast was closed (rejected, cancelled) with it pending: it reads 'Tidak dikirim'. */
+  notSent: boolean;
   changed: boolean;
   editing: boolean;
   onChange: (status: NumberStatus) => void;
@@ -61,7 +64,9 @@ function NumberRow(props: {
           ))}
         </select>
       ) : (
-        <Badge variant={NUMBER_BADGE[status]}>{ADMIN_NUMBER_STATUS_LABELS[status]}</Badge>
+        <Badge variant={NUMBER_BADGE[status]}>
+          {props.notSent ? NOT_SENT_LABEL : ADMIN_NUMBER_STATUS_LABELS[status]}
+        </Badge>
       )}
     </li>
   );
@@ -122,6 +127,7 @@ function NumberList({
             index={index}
             number={number}
             status={edits.statuses[index]!}
+            notSent={neverSent(blast.status, edits.statuses[index]!)}
             changed={edits.isChanged(index)}
             editing={editing}
             onChange={(status) => edits.set(index, status)}
@@ -226,6 +232,35 @@ function NumbersSection({
   );
 }
 
+/**
+ * Closing the dialog (Escape, Tutup, a click outside) with statuses changed and not saved asks
+ * first: up to 500 numbers' work is not lost to a stray key.
+ */
+function UnsavedStatusesGuard({
+  changed,
+  open,
+  onStay,
+  onLeave,
+}: {
+  changed: number;
+  open: boolean;
+  onStay: () => void;
+  onLeave: () => void;
+}) {
+  return (
+    <ConfirmDialog
+      open={open}
+      onOpenChange={(next) => !next && onStay()}
+      title="Perubahan belum disimpan"
+      description={`${formatNumber(changed)} nomor diubah dan belum disimpan. Tutup tanpa menyimpan?`}
+      confirmLabel="Tutup tanpa menyimpan"
+      cancelLabel="Tetap di sini"
+      variant="default"
+      onConfirm={onLeave}
+    />
+  );
+}
+
 export function AdminBlastDetailDialog({ blast, onClose }: { blast: Blast; onClose: () => void }) {
   return sentByEngine(blast.delivery_mode) ? (
     <CloudApiBlastDetail blast={blast} onClose={onClose} />
@@ -277,9 +312,21 @@ function ManualBlastDetail({ blast: initial, onClose }: { blast: Blast; onClose:
     setEditing(!editing);
   };
   const saving = saveStatuses.isPending;
+  const [askingToLeave, setAskingToLeave] = useState(false);
+  const close = () => {
+    if (saving) return;
+    if (editing && changed.length > 0) setAskingToLeave(true);
+    else onClose();
+  };
 
   return (
-    <BlastDetailShell onClose={() => !saving && onClose()}>
+    <BlastDetailShell onClose={close}>
+      <UnsavedStatusesGuard
+        changed={changed.length}
+        open={askingToLeave}
+        onStay={() => setAskingToLeave(false)}
+        onLeave={onClose}
+      />
       <BlastInfo blast={blast} />
       <BlastContent blast={blast} />
       <BlastOutcome blast={blast} />

@@ -147,7 +147,7 @@ function BlastNumbers({ blast }: { blast: Blast }) {
               {index + 1}.
             </span>
             <span className="min-w-0 flex-1 wrap-anywhere font-mono">{number}</span>
-            <NumberStatusBadge status={statusOf(index)} />
+            <NumberStatusBadge status={statusOf(index)} blastStatus={blast.status} />
           </li>
         ))}
       </ol>

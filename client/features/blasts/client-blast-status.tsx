@@ -1,5 +1,6 @@
 // How a blast's status and a number's status look to the client: icon, badge and label.
 import { Ban, CircleCheck, CircleX, Clock, type LucideIcon } from 'lucide-react';
+import { neverSent, NOT_SENT_LABEL } from '#common/blast-rules.ts';
 import type { BlastStatus, NumberStatus } from '#common/blasts.ts';
 import { Badge, type BadgeProps } from '#client/components/ui/badge.tsx';
 import { CLIENT_BLAST_STATUS_LABELS, CLIENT_NUMBER_STATUS_LABELS } from './client-api.ts';
@@ -32,10 +33,17 @@ const NUMBER_VARIANT: Record<NumberStatus, BadgeProps['variant']> = {
   no_wa: 'warning',
 };
 
-export function NumberStatusBadge({ status }: { status: NumberStatus }) {
+/** A number's status; one left pending in a closed blast reads 'Tidak dikirim'. */
+export function NumberStatusBadge({
+  status,
+  blastStatus,
+}: {
+  status: NumberStatus;
+  blastStatus: BlastStatus;
+}) {
   return (
     <Badge variant={NUMBER_VARIANT[status]} data-number-status={status}>
-      {CLIENT_NUMBER_STATUS_LABELS[status]}
+      {neverSent(blastStatus, status) ? NOT_SENT_LABEL : CLIENT_NUMBER_STATUS_LABELS[status]}
     </Badge>
   );
 }
