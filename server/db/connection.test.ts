@@ -1,5 +1,5 @@
 // Rows come back as objects keyed by column name on both engines, whatever the name; a pooled
-// PostgreSQL connection whose server process ended is replaced.
+// PostgreSQL connection whose server process ended is replaced, in use or idle.
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import pg from 'pg';
@@ -61,6 +61,33 @@ describe('PostgreSQL connections', () => {
       }
       await expect.poll(backend).not.toBe(before);
       expect(await backend()).not.toBe(before);
+    },
+  );
+
+  // A transaction ended by the server (as the idle-in-transaction timeout ends a frozen worker's)
+  // fails its next statement; the process lives on and the pool answers the next query.
+  it.runIf(engine === 'postgres')(
+    'fail a transaction whose server process was ended, and go on',
+    async () => {
+      const outcome = await database.db
+        .transaction()
+        .execute(async (tx) => {
+          const { rows } = await sql<{ pid: number }>`select pg_backend_pid() as pid`.execute(tx);
+          const admin = new pg.Client({ connectionString: TEST_DATABASE_URL });
+          await admin.connect();
+          try {
+            await admin.query('select pg_terminate_backend($1)', [rows[0]!.pid]);
+          } finally {
+            await admin.end();
+          }
+          await new Promise((resolve) => setTimeout(resolve, 200));
+          await sql`select 1`.execute(tx);
+          return 'ran';
+        })
+        .catch(() => 'failed');
+      expect(outcome).toBe('failed');
+      const { rows } = await sql<{ one: number }>`select 1 as one`.execute(database.db);
+      expect(rows).toEqual([{ one: 1 }]);
     },
   );
 });

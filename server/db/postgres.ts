@@ -22,6 +22,14 @@ function typeParsers(driver: typeof pg): pg.CustomTypesConfig {
   };
 }
 
+/**
+ * How long a connection may sit in an open transaction with no statement running before
+ * PostgreSQL ends it. Sebar's transactions never wait on anything but their own statements (calls
+ * to Meta or WAHA are made outside them); a process frozen mid-transaction (a stopped container, a
+ * suspended machine) would otherwise hold its locks, and stall every other worker, until it woke.
+ */
+const IDLE_IN_TRANSACTION_MS = 30_000;
+
 export function openPostgres(url: string, schema: string | null, max = 10): DbHandle {
   const driver = require('pg') as typeof pg;
   const pool = new driver.Pool({
@@ -30,10 +38,13 @@ export function openPostgres(url: string, schema: string | null, max = 10): DbHa
     types: typeParsers(driver),
     // Connections are kept rather than closed after idle seconds: a server's pool stays warm.
     idleTimeoutMillis: 0,
+    idle_in_transaction_session_timeout: IDLE_IN_TRANSACTION_MS,
     ...(schema ? { options: `-c search_path=${schema}` } : {}),
   });
-  // An idle client that loses its server must not crash the process.
+  // A client that loses its server must not crash the process: an idle one is reported on the
+  // pool; one in use (its transaction ended by the server) fails its next statement instead.
   pool.on('error', () => undefined);
+  pool.on('connect', (client) => client.on('error', () => undefined));
   const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
   return { db, engine: 'postgres', file: null, close: () => db.destroy() };
 }

@@ -158,15 +158,24 @@ describe('a worker frozen between its claims and their posts', () => {
     const server = await start(port, { SEBAR_DELIVERY_WORKER: 'off' });
     const frozen = await start(port, {}, workerProcess);
     await start(port, {}, workerProcess);
-    // Ten a second: each worker holds the numbers claimed for its next slots, not yet posted.
-    const run = await startBlast(server.url, 10);
+    // Five a second: each worker holds the numbers claimed for its next slots, not yet posted.
+    const run = await startBlast(server.url, 5);
     await waitFor(() => whatsapp!.sends.length >= 20, 30_000, '20 sends');
-    // Stopped (SIGSTOP) while it holds no lock: one frozen in a transaction would stop the other
-    // worker too, so it is woken and stopped again until the other goes on sending.
+    const readCount = async () =>
+      (
+        await send({
+          url: server.url,
+          method: 'GET',
+          path: `/api/client/blast-requests/${run.blast.id}`,
+          token: run.token,
+        })
+      ).body.numbers.filter((n: any) => n.delivery.state === 'read').length;
+    // Stopped (SIGSTOP) while it holds no lock: one frozen in a transaction stops the other
+    // worker's sends or records too, so it is woken and stopped again until the other goes on.
     for (let tries = 1; ; tries++) {
       frozen.child.kill('SIGSTOP');
-      const before = whatsapp!.sends.length;
-      const goesOn = await waitFor(() => whatsapp!.sends.length >= before + 10, 5000, 'sends')
+      const before = await readCount();
+      const goesOn = await waitFor(async () => (await readCount()) >= before + 5, 6000, 'reads')
         .then(() => true)
         .catch(() => false);
       if (goesOn) break;
