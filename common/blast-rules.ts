@@ -8,10 +8,14 @@ export type BlastStatus = (typeof BLAST_STATUSES)[number];
 export const NUMBER_STATUSES = ['pending', 'success', 'failed', 'no_wa'] as const;
 export type NumberStatus = (typeof NUMBER_STATUSES)[number];
 
-/** What a number still pending in a closed blast (rejected, cancelled) reads: it was never sent. */
+/** Whether the blast was closed before it was sent out: rejected by the admin or cancelled. */
+export const isClosed = (status: BlastStatus): boolean =>
+  status === 'rejected' || status === 'cancelled';
+
+/** What a number still pending in a closed blast reads: it was never sent. */
 export const NOT_SENT_LABEL = 'Tidak dikirim';
 export const neverSent = (blastStatus: BlastStatus, status: NumberStatus): boolean =>
-  status === 'pending' && (blastStatus === 'rejected' || blastStatus === 'cancelled');
+  status === 'pending' && isClosed(blastStatus);
 
 /**
  * Whether Sebar's delivery engine sends a blast made in `mode` (Cloud API or gateway): its numbers

@@ -7,6 +7,7 @@ import {
   dismissToasts,
   type E2E,
   expectNoSidewaysScroll,
+  expectStackedInTabOrder,
   expectToast,
   focused,
   type Page,
@@ -138,12 +139,12 @@ describe('Pengiriman', () => {
     await phone.getByRole('heading', { level: 1, name: 'Pengiriman' }).waitFor();
     await expectNoSidewaysScroll(phone);
     // Tes Koneksi comes before Simpan Pengaturan to the eye (above it) as to the Tab key.
-    const test = phone.getByRole('button', { name: 'Tes Koneksi' });
-    const save = phone.getByRole('button', { name: 'Simpan Pengaturan' });
-    expect((await test.boundingBox())!.y).toBeLessThan((await save.boundingBox())!.y);
-    await test.focus();
-    await phone.keyboard.press('Tab');
-    expect((await focused(phone)).text).toBe('Simpan Pengaturan');
+    await expectStackedInTabOrder(
+      phone,
+      phone.getByRole('button', { name: 'Tes Koneksi' }),
+      phone.getByRole('button', { name: 'Simpan Pengaturan' }),
+      'Simpan Pengaturan',
+    );
     // A toast shows below the sticky header: the menu button stays in sight and reachable.
     await phone.keyboard.press('Enter');
     await expectToast(phone, 'Pengaturan pengiriman berhasil disimpan');

@@ -249,6 +249,19 @@ export async function stackedCard(row: Locator): Promise<{ labels: string[]; fit
 }
 
 /** The element that has keyboard focus: its accessible label, text and id. */
+/** `upper` is drawn above `lower`, and Tab goes from `upper` to `lower`, named `lowerText`. */
+export async function expectStackedInTabOrder(
+  page: Page,
+  upper: Locator,
+  lower: Locator,
+  lowerText: string,
+) {
+  expect((await upper.boundingBox())!.y).toBeLessThan((await lower.boundingBox())!.y);
+  await upper.focus();
+  await page.keyboard.press('Tab');
+  expect((await focused(page)).text).toBe(lowerText);
+}
+
 export function focused(page: Page) {
   return page.evaluate(() => {
     const el = document.activeElement as HTMLElement | null;

@@ -12,8 +12,8 @@ import {
   type E2E,
   expectNoSidewaysScroll,
   expectShellBalance,
+  expectStackedInTabOrder,
   expectToast,
-  focused,
   goTo,
   type Page,
   shot,
@@ -139,12 +139,12 @@ describe('Berhenti Berlangganan', () => {
     // The open form's buttons stack in the order the Tab key takes them: Simpan, then Batal.
     await phone.getByRole('button', { name: 'Tambah Nomor' }).click();
     const form = phone.getByRole('form');
-    const save = form.getByRole('button', { name: 'Simpan' });
-    const cancel = form.getByRole('button', { name: 'Batal' });
-    expect((await save.boundingBox())!.y).toBeLessThan((await cancel.boundingBox())!.y);
-    await save.focus();
-    await phone.keyboard.press('Tab');
-    expect((await focused(phone)).text).toBe('Batal');
+    await expectStackedInTabOrder(
+      phone,
+      form.getByRole('button', { name: 'Simpan' }),
+      form.getByRole('button', { name: 'Batal' }),
+      'Batal',
+    );
     await phone.context().close();
   });
 });

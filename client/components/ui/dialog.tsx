@@ -4,6 +4,7 @@ import * as DialogPrimitive from '@radix-ui/react-dialog';
 import { X } from 'lucide-react';
 import { createContext, useContext, useRef, type ComponentProps, type KeyboardEvent } from 'react';
 import { cn } from '#client/lib/cn.ts';
+import { CONTROL, controlNear } from './focus-place.ts';
 
 /** How DialogContent closes its dialog: the Root's onOpenChange(false). */
 const CloseDialog = createContext<() => void>(() => undefined);
@@ -44,10 +45,6 @@ const NOWHERE: ReturnPlace = { opener: null, row: null, dialog: null };
 /** The return places of the dialogs open now, the innermost last. */
 const openDialogs: ReturnPlace[] = [];
 
-/** What Radix may focus first in a dialog (it skips links). */
-const CONTROL =
-  'button:not(:disabled), input:not(:disabled):not([type=hidden]), select:not(:disabled), textarea:not(:disabled), [tabindex]:not([tabindex="-1"])';
-
 /**
  * Radix focuses the dialog's first control. When that lies below the dialog's visible area (a long
  * dialog on a phone), the dialog itself takes the focus instead: it opens at its top with the focus
@@ -70,19 +67,13 @@ function keepFirstFocusInView(event: Event) {
  * opener was in a dialog that is still open, that dialog; else the page's main area.
  */
 function focusBack({ opener, row, dialog }: ReturnPlace) {
-  const target = opener?.isConnected ? opener : row?.isConnected ? controlNear(row) : null;
+  const target = opener?.isConnected
+    ? opener
+    : row?.isConnected
+      ? (row.querySelector<HTMLElement>(CONTROL) ?? controlNear(row))
+      : null;
   const fallback = dialog?.isConnected ? dialog : document.getElementById('main');
   (target ?? fallback)?.focus();
-}
-
-function controlNear(row: HTMLElement): HTMLElement | null {
-  for (const step of ['nextElementSibling', 'previousElementSibling'] as const) {
-    for (let at: Element | null = row; at; at = at[step]) {
-      const control = at.querySelector<HTMLElement>(CONTROL);
-      if (control) return control;
-    }
-  }
-  return null;
 }
 
 /**

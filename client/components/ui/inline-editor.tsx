@@ -14,6 +14,7 @@ import { useForm, type DefaultValues, type FieldValues, type Path } from 'react-
 import type { z } from '#common/zod.ts';
 import { Button } from './button.tsx';
 import { Card, CardContent, CardHeader, CardTitle } from './card.tsx';
+import { controlNear, focusedElement } from './focus-place.ts';
 import { runAction } from './run-action.ts';
 
 export interface InlineEditorMessages {
@@ -86,15 +87,14 @@ export function useInlineEditor<Row extends { id: string }, Form extends FieldVa
   const onSubmit = (event: FormEvent<HTMLFormElement>) => form.handleSubmit(submit)(event);
   const onDelete = async (row: Row) => {
     if (!window.confirm(messages.confirmDelete)) return;
-    // The table row next to the removed one (or before it) takes the keyboard's place.
+    // A row next to the removed one (or before it) takes the keyboard's place.
     const tableRow = focusedElement()?.closest('tr');
-    const neighbour = tableRow?.nextElementSibling ?? tableRow?.previousElementSibling;
+    const next = tableRow ? controlNear(tableRow) : null;
     const removed = await runAction(() => remove(row.id), {
       done: messages.deleted,
       failed: messages.deleteFailed,
     });
     if (!removed) return;
-    const next = neighbour?.querySelector('button') ?? null;
     if (editing !== 'new' && editing?.id === row.id) {
       // The closing form gives the focus back to its opener: here, the neighbour.
       opener.current = next;
@@ -103,9 +103,6 @@ export function useInlineEditor<Row extends { id: string }, Form extends FieldVa
   };
   return { editing, form, openAdd, openEdit, close, onSubmit, onDelete };
 }
-
-const focusedElement = () =>
-  document.activeElement instanceof HTMLElement ? document.activeElement : null;
 
 /** Focuses `target` while it is on the page, else the add button. */
 function focusOr(target: HTMLElement | null, addButton: RefObject<HTMLButtonElement | null>) {

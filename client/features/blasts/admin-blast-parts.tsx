@@ -2,6 +2,7 @@
 // message and image, the outcome, and the status summary with its stacked bar.
 import { ExternalLink } from 'lucide-react';
 import { useMemo, type ReactNode } from 'react';
+import { isClosed } from '#common/blast-rules.ts';
 import type { Blast, BlastStatus, NumberStatus } from '#common/blasts.ts';
 import { Badge, type BadgeProps } from '#client/components/ui/badge.tsx';
 import {
@@ -180,7 +181,7 @@ export function BlastContent({ blast }: { blast: Blast }) {
 
 /** The submitted result of a completed blast, or why a closed one sent nothing. */
 export function BlastOutcome({ blast }: { blast: Blast }) {
-  if (blast.status === 'rejected' || blast.status === 'cancelled') {
+  if (isClosed(blast.status)) {
     return (
       <p className="rounded-lg border border-destructive/30 bg-destructive-soft p-3 text-sm text-destructive">
         {blast.status === 'rejected'

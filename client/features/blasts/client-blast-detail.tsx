@@ -24,8 +24,8 @@ import { cn } from '#client/lib/cn.ts';
 import { formatDateTime, formatNumber, percentDone } from '#client/lib/format.ts';
 import { CLIENT_NUMBER_STATUS_LABELS, useCancelBlast, useClientBlast } from './client-api.ts';
 import { BlastStatusBadge, NumberStatusBadge } from './client-blast-status.tsx';
-import { beingSent } from './live-refresh.ts';
 import { BlastImage } from './blast-image.tsx';
+import { beingSent } from './live-refresh.ts';
 import { SpintaxNote } from './spintax-preview.tsx';
 import { DeliveryNumberList } from './number-delivery.tsx';
 
