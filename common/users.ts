@@ -33,8 +33,11 @@ export const UpdateUserSchema = z.strictObject({
     .min(0, 'Poin tidak boleh negatif')
     .max(MAX_BALANCE, MAX_BALANCE_MESSAGE),
   is_active: z.boolean(),
-  /** The balance the form was opened with: a balance that moved since is not overwritten. */
-  expected_points: z.int().min(0).max(MAX_BALANCE).optional(),
+  /**
+   * The balance the form was opened with: a balance that moved since is not overwritten. Refunds
+   * may have taken it past MAX_BALANCE (decision 255).
+   */
+  expected_points: z.int().min(0).optional(),
 });
 export type UpdateUser = z.infer<typeof UpdateUserSchema>;
 

@@ -1,5 +1,6 @@
 // The one balance limit, on both engines: every balance up to MAX_BALANCE is held exactly and
-// stays editable; a credit past it (approval, refund, admin adjustment) is refused, changing nothing.
+// stays editable; a top-up or an admin adjustment past it is refused, changing nothing. A refund
+// gives back what its blast took, past the limit too (decision 255).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MAX_BALANCE, MAX_BALANCE_MESSAGE } from '#common/points.ts';
 import { checkLedger } from '#server/db/ledger-check.ts';
@@ -100,30 +101,44 @@ describe('a credit past the limit', () => {
     expect(await checkLedger(server.database.db)).toEqual([]);
   });
 
-  it('a refund is refused with 409 and the blast stays as it was', async () => {
+  it('a refund is given back past it; the edit form then asks for a balance within it', async () => {
     const client = await server.createClient();
     expect((await edit(client, MAX_BALANCE)).status).toBe(200);
-    const blast = await server.api('POST', '/api/client/blast-requests', {
-      token: client.token,
-      body: { message: 'Halo', target_numbers: ['081200000001', '081200000002'] },
-    });
-    expect(blast.status).toBe(201);
-    // The admin tops the balance up to the limit again while the blast waits.
-    expect((await edit(client, MAX_BALANCE)).status).toBe(200);
-    await expectUnchanged(server.database.db, async () => {
-      const result = await server.api('POST', `/api/admin/blast-requests/${blast.body.id}/result`, {
-        token: server.adminToken,
-        body: { successful_count: 1, failed_count: 1, no_wa_count: 0, admin_notes: null },
+    const send = () =>
+      server.api('POST', '/api/client/blast-requests', {
+        token: client.token,
+        body: { message: 'Halo', target_numbers: ['081200000001', '081200000002'] },
       });
-      expectCleanError(result, 409);
-      expect(result.body.detail).toBe(MAX_BALANCE_MESSAGE);
-      const rejected = await server.api(
-        'POST',
-        `/api/admin/blast-requests/${blast.body.id}/reject`,
-        { token: server.adminToken },
-      );
-      expectCleanError(rejected, 409);
+    const [first, second] = [await send(), await send()];
+    expect([first.status, second.status]).toEqual([201, 201]);
+    // The admin tops the balance up to the limit again while the blasts wait.
+    expect((await edit(client, MAX_BALANCE)).status).toBe(200);
+    const result = await server.api('POST', `/api/admin/blast-requests/${first.body.id}/result`, {
+      token: server.adminToken,
+      body: { successful_count: 1, failed_count: 1, no_wa_count: 0, admin_notes: null },
     });
+    expect(result.status, JSON.stringify(result.body)).toBe(200);
+    expect(result.body.refund_points).toBe(1);
+    const rejected = await server.api(
+      'POST',
+      `/api/admin/blast-requests/${second.body.id}/reject`,
+      {
+        token: server.adminToken,
+      },
+    );
+    expect(rejected.status, JSON.stringify(rejected.body)).toBe(200);
+    expect(await balance(client)).toBe(MAX_BALANCE + 3);
+    expect(await checkLedger(server.database.db)).toEqual([]);
+
+    // Saved as it is, the balance past the limit is refused, naming it; within it, saved.
+    await expectUnchanged(server.database.db, async () => {
+      const over = await edit(client, MAX_BALANCE + 3, { expected_points: MAX_BALANCE + 3 });
+      expectCleanError(over, 422);
+      expect(over.body.detail).toBe(MAX_BALANCE_MESSAGE);
+    });
+    const within = await edit(client, MAX_BALANCE, { expected_points: MAX_BALANCE + 3 });
+    expect(within.status, JSON.stringify(within.body)).toBe(200);
+    expect(await checkLedger(server.database.db)).toEqual([]);
   });
 });
 

@@ -1,6 +1,6 @@
 // The one way a points balance changes: applyPoints moves the balance and writes its ledger
-// entry (and its count) together, inside the caller's transaction; the balance never goes below zero nor above
-// MAX_BALANCE.
+// entry (and its count) together, inside the caller's transaction; the balance never goes below
+// zero, and no top-up or adjustment takes it above MAX_BALANCE.
 import crypto from 'node:crypto';
 import { MAX_BALANCE, MAX_BALANCE_MESSAGE } from '#common/points.ts';
 import { countRow } from '#server/db/summary-counts.ts';
@@ -36,9 +36,15 @@ export async function holdClient(tx: Tx, userId: string, missing = 'Klien') {
 }
 
 /**
- * Moves the balance by the entry's delta and writes the entry, and answers the new balance.
- * Only a credit is held to the maximum: a debit may always bring a balance down. A zero delta
- * writes nothing.
+ * Whether the entry is held to MAX_BALANCE: a top-up or an adjustment that adds points. A debit
+ * may always bring a balance down, and a refund gives back points its blast took, so it is never
+ * refused: a delivery's refund has nobody to tell (decision 255).
+ */
+const capped = (entry: LedgerEntry) => entry.delta > 0 && entry.type !== 'refund';
+
+/**
+ * Moves the balance by the entry's delta and writes the entry, and answers the new balance. A
+ * zero delta writes nothing.
  */
 export async function applyPoints(
   tx: Tx,
@@ -57,7 +63,7 @@ export async function applyPoints(
     }))
     .where('id', '=', entry.userId)
     .where((eb) => eb(eb('points', '+', entry.delta), '>=', 0));
-  if (entry.delta > 0)
+  if (capped(entry))
     update = update.where((eb) => eb(eb('points', '+', entry.delta), '<=', MAX_BALANCE));
   const updated = await update.returning(['points', 'ledger_seq']).executeTakeFirst();
   if (!updated) return refuseOrRetry(tx, entry, notEnoughMessage);
@@ -95,7 +101,7 @@ async function refuseOrRetry(
   const current = await query.executeTakeFirst();
   if (!current) throw notFound('Klien');
   const after = current.points + entry.delta;
-  if (entry.delta > 0 && after > MAX_BALANCE) throw conflict(MAX_BALANCE_MESSAGE);
+  if (capped(entry) && after > MAX_BALANCE) throw conflict(MAX_BALANCE_MESSAGE);
   if (after >= 0) return applyPoints(tx, entry, notEnoughMessage);
   throw conflict(
     typeof notEnoughMessage === 'string' ? notEnoughMessage : notEnoughMessage(current.points),
