@@ -20,10 +20,10 @@ let f: DeliveryFixture;
 beforeAll(async () => {
   f = await startDeliveryFixture({
     points: MAX_BALANCE,
-    // The statuses come a second after each send: time for the admin's edit to land first.
+    // The statuses come seconds after each send: time for the admin's edit to land first.
     whatsapp: {
       outcomes: { [FAILED]: 'failed:131049', [NO_WHATSAPP]: 'undeliverable' },
-      statusDelayMs: 1000,
+      statusDelayMs: 3000,
     },
   });
 });
