@@ -39,8 +39,9 @@ export function deviceReady(device: GatewayDevicesTable, at: number): boolean {
 }
 
 /**
- * The numbers each of `sessions` took since the start of `at`'s day (Asia/Jakarta): what its daily
- * limit counts, a number being sent or refused by WhatsApp included.
+ * The messages each of `sessions` sent or is sending since the start of `at`'s day (Asia/Jakarta):
+ * what its daily limit counts and its card shows. A number being sent or refused by WhatsApp has its
+ * place; one that check-exists found not on WhatsApp was never sent a message (decision 256).
  */
 export async function takenToday(
   db: Db,
@@ -54,6 +55,7 @@ export async function takenToday(
     .select(['device', (eb) => eb.fn.countAll<number | string>().as('count')])
     .where('device', 'in', sessions)
     .where('claimed_at', '>=', start)
+    .where('status', '!=', 'no_wa')
     .groupBy('device')
     .execute();
   return new Map(rows.map((row) => [row.device!, Number(row.count)]));
