@@ -1,5 +1,5 @@
 // Admin contacts shown to clients.
-import { requiredText } from './text.ts';
+import { EMAIL_FORMAT_MESSAGE, isEmail, requiredText } from './text.ts';
 import { z } from './zod.ts';
 
 export const CONTACT_PLATFORMS = [
@@ -10,11 +10,24 @@ export const CONTACT_PLATFORMS = [
   'email',
 ] as const;
 
-export const ContactInputSchema = z.strictObject({
-  platform: z.enum(CONTACT_PLATFORMS, 'Platform harus dipilih'),
-  value: requiredText(200, 'Kontak harus diisi'),
-  is_active: z.boolean().default(true),
-});
+export const CONTACT_WHATSAPP_MESSAGE = 'Nomor WhatsApp harus berisi 8 sampai 15 angka';
+
+/**
+ * The contact's value where the client's link needs a form (decision 257): an email address for
+ * mailto, a number of 8 to 15 digits (any spaces, dashes or '+') for wa.me.
+ */
+export const ContactInputSchema = z
+  .strictObject({
+    platform: z.enum(CONTACT_PLATFORMS, 'Platform harus dipilih'),
+    value: requiredText(200, 'Kontak harus diisi'),
+    is_active: z.boolean().default(true),
+  })
+  .superRefine(({ platform, value }, ctx) => {
+    if (platform === 'email' && !isEmail(value))
+      ctx.addIssue({ code: 'custom', path: ['value'], message: EMAIL_FORMAT_MESSAGE });
+    if (platform === 'whatsapp' && !/^\d{8,15}$/.test(value.replace(/[\s+-]/g, '')))
+      ctx.addIssue({ code: 'custom', path: ['value'], message: CONTACT_WHATSAPP_MESSAGE });
+  });
 export type ContactInput = z.infer<typeof ContactInputSchema>;
 
 export const ContactSchema = z.object({

@@ -11,3 +11,8 @@ export const text = (max: number, tooLong?: string) => z.string().max(max, tooLo
 /** Text of at most `max` characters as sent, not blank (`required` says so), stored trimmed. */
 export const requiredText = (max: number, required: string, tooLong?: string) =>
   z.string().max(max, tooLong).regex(NOT_BLANK, required).trim();
+
+export const EMAIL_FORMAT_MESSAGE = 'Format email tidak valid';
+
+/** Whether `value` is an email address, by the same rule as an account's email. */
+export const isEmail = (value: string) => z.email().safeParse(value).success;

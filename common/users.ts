@@ -1,5 +1,5 @@
 // Client accounts as the administrator manages them.
-import { requiredText } from './text.ts';
+import { EMAIL_FORMAT_MESSAGE, requiredText } from './text.ts';
 import { z } from './zod.ts';
 import { PasswordSchema, ROLES, UserSchema } from './auth.ts';
 import { pageSchema } from './pagination.ts';
@@ -8,7 +8,7 @@ import { MAX_BALANCE, MAX_BALANCE_MESSAGE } from './points.ts';
 const username = requiredText(50, 'Username harus diisi', 'Username maksimal 50 karakter');
 // Trimmed before its format is checked: a pasted address with a space around it is still valid.
 const email = requiredText(254, 'Email harus diisi', 'Email maksimal 254 karakter')
-  .pipe(z.email('Format email tidak valid'))
+  .pipe(z.email(EMAIL_FORMAT_MESSAGE))
   .meta({ format: 'email' }); // the API document shows the input's schema, where the pipe has none
 const password = PasswordSchema;
 

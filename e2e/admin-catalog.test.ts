@@ -112,6 +112,11 @@ describe('Kontak', () => {
     expect(await form.getByRole('switch', { name: 'Aktif' }).getAttribute('aria-checked')).toBe(
       'false',
     );
+    // A value its wa.me link cannot open is refused under the field.
+    await form.getByLabel('Kontak').fill('admin');
+    await form.getByRole('button', { name: 'Perbarui' }).click();
+    await form.getByText('Nomor WhatsApp harus berisi 8 sampai 15 angka').waitFor();
+    await shot(page, 'admin-contacts-whatsapp-invalid');
     await form.getByLabel('Kontak').fill('6281234567890');
     await form.getByRole('switch', { name: 'Aktif' }).click();
     await form.getByRole('button', { name: 'Perbarui' }).click();

@@ -607,7 +607,7 @@ describe('hostile input at every step of the walk', () => {
 
   it('contacts and notes', async () => {
     await expectUnchanged(server.database.db, async () => {
-      const contact = { platform: 'whatsapp', value: '08123', is_active: true };
+      const contact = { platform: 'whatsapp', value: '081234567890', is_active: true };
       const contactFields: Record<string, Field> = {
         platform: { kind: 'string', required: true, refused: ['myspace', ''] },
         value: { kind: 'string', required: true, refused: ['', '   '] },

@@ -80,13 +80,41 @@ describe('contacts', () => {
       for (const method of ['PUT', 'DELETE']) {
         const answer = await server.api(method, `/api/admin/contacts/${MISSING_ID}`, {
           token: admin,
-          body: method === 'PUT' ? { platform: 'email', value: 'a@b.c' } : undefined,
+          body: method === 'PUT' ? { platform: 'email', value: 'cs@sebar.test' } : undefined,
         });
         expectCleanError(answer, 404);
         expect(answer.body.detail).toBe('Kontak tidak ditemukan');
       }
       expectCleanError(await server.api('GET', '/api/admin/contacts', { token: client }), 403);
       expectCleanError(await server.api('GET', '/api/client/contacts', { token: admin }), 403);
+    });
+  });
+
+  it("refuses a value the client's link cannot open: an email or a WhatsApp number", async () => {
+    const kept = await server.api('POST', '/api/admin/contacts', {
+      token: admin,
+      body: { platform: 'email', value: 'cs@sebar.test' },
+    });
+    expect(kept.status).toBe(201);
+    await expectUnchanged(server.database.db, async () => {
+      for (const [platform, value, message] of [
+        ['email', 'bukan email', 'Format email tidak valid'],
+        ['email', 'cs@', 'Format email tidak valid'],
+        ['whatsapp', 'admin', 'Nomor WhatsApp harus berisi 8 sampai 15 angka'],
+        ['whatsapp', '0812', 'Nomor WhatsApp harus berisi 8 sampai 15 angka'],
+      ]) {
+        for (const [method, url] of [
+          ['POST', '/api/admin/contacts'],
+          ['PUT', `/api/admin/contacts/${kept.body.id}`],
+        ]) {
+          const answer = await server.api(method!, url!, {
+            token: admin,
+            body: { platform, value },
+          });
+          expectCleanError(answer, 422);
+          expect(answer.body.detail, `${platform} ${value}`).toBe(message);
+        }
+      }
     });
   });
 });
