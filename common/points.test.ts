@@ -7,7 +7,9 @@ import {
   TOPUP_MAX_MESSAGE,
   TOPUP_MAX_POINTS,
   TOPUP_POSITIVE_MESSAGE,
-  topupPointsProblem,
+  typedPointsProblem,
+  TOPUP_INTEGER_MESSAGE,
+  TOPUP_REQUIRED_MESSAGE,
   transactionLabel,
 } from './points.ts';
 
@@ -31,13 +33,23 @@ describe('top-up points limit', () => {
     expect(over.error?.issues[0]?.message).toBe(TOPUP_MAX_MESSAGE);
   });
 
-  it("the form's check: positive first, then the maximum", () => {
-    expect(topupPointsProblem(0)).toBe(TOPUP_POSITIVE_MESSAGE);
-    expect(topupPointsProblem(-3)).toBe(TOPUP_POSITIVE_MESSAGE);
-    expect(topupPointsProblem(1)).toBeNull();
-    expect(topupPointsProblem(TOPUP_MAX_POINTS)).toBeNull();
-    expect(topupPointsProblem(TOPUP_MAX_POINTS + 1)).toBe(TOPUP_MAX_MESSAGE);
-    expect(topupPointsProblem(5_000_000)).toBe(TOPUP_MAX_MESSAGE);
+  it('the schema names a fraction, and a number past 2^53, for what they are', () => {
+    const problem = (points: unknown) =>
+      CreatePointRequestSchema.safeParse(request(points as number)).error?.issues[0]?.message;
+    expect(problem(1.5)).toBe(TOPUP_INTEGER_MESSAGE);
+    expect(problem(2 ** 60)).toBe(TOPUP_MAX_MESSAGE);
+    expect(problem(undefined)).toBe(TOPUP_REQUIRED_MESSAGE);
+    expect(problem(0)).toBe(TOPUP_POSITIVE_MESSAGE);
+  });
+
+  it("the form's check as typed: a fraction, then the maximum", () => {
+    expect(typedPointsProblem(1.5)).toBe(TOPUP_INTEGER_MESSAGE);
+    expect(typedPointsProblem(0)).toBeNull();
+    expect(typedPointsProblem(Number.NaN)).toBeNull();
+    expect(typedPointsProblem(1)).toBeNull();
+    expect(typedPointsProblem(TOPUP_MAX_POINTS)).toBeNull();
+    expect(typedPointsProblem(TOPUP_MAX_POINTS + 1)).toBe(TOPUP_MAX_MESSAGE);
+    expect(typedPointsProblem(5_000_000.5)).toBe(TOPUP_INTEGER_MESSAGE);
   });
 });
 

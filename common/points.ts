@@ -25,16 +25,29 @@ export const TOPUP_POSITIVE_MESSAGE = 'Jumlah poin harus lebih dari 0';
 export const TOPUP_MAX_POINTS = 1_000_000;
 export const TOPUP_MAX_MESSAGE = 'Jumlah poin maksimal 1.000.000 per request';
 
-/** The form's own check of a typed points value, in SPEC's order; null when it may be sent. */
-export function topupPointsProblem(points: number): string | null {
-  if (!(points > 0)) return TOPUP_POSITIVE_MESSAGE;
+export const TOPUP_INTEGER_MESSAGE = 'Jumlah poin harus bilangan bulat';
+
+/**
+ * What the top-up form says of typed points as soon as they are typed, before any price: a
+ * fraction, or more than one request may ask. Null otherwise (an empty or non-positive value is
+ * said on submit, in SPEC's words).
+ */
+export function typedPointsProblem(points: number): string | null {
+  if (Number.isFinite(points) && !Number.isInteger(points)) return TOPUP_INTEGER_MESSAGE;
   if (points > TOPUP_MAX_POINTS) return TOPUP_MAX_MESSAGE;
   return null;
 }
 
 export const CreatePointRequestSchema = z.strictObject({
   points_requested: z
-    .int(TOPUP_REQUIRED_MESSAGE)
+    .int({
+      error: (issue) =>
+        issue.code === 'too_big'
+          ? TOPUP_MAX_MESSAGE
+          : issue.expected === 'int'
+            ? TOPUP_INTEGER_MESSAGE
+            : TOPUP_REQUIRED_MESSAGE,
+    })
     .min(1, TOPUP_POSITIVE_MESSAGE)
     .max(TOPUP_MAX_POINTS, TOPUP_MAX_MESSAGE),
   amount_paid: z.number(TOPUP_REQUIRED_MESSAGE).min(0).max(1e12),

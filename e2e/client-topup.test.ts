@@ -10,6 +10,7 @@ import {
   goTo,
   type Page,
   patientPolls,
+  shot,
   signIn,
   startE2E,
 } from './helpers.ts';
@@ -131,10 +132,16 @@ describe('Top Up Poin', () => {
       await pointsField(page).fill('-5');
       await submitButton(page).click();
       await expectToast(page, 'Jumlah poin harus lebih dari 0', { title: 'Error' });
-      // A fraction of a point is no whole request: the shared schema's message.
+      // A fraction of a point has no price, and is named for what it is, as typed and on submit.
       await pointsField(page).fill('2.5');
+      expect(await amountField(page).inputValue()).toBe('');
+      expect(await page.locator('#topup-points-error').textContent()).toBe(
+        'Jumlah poin harus bilangan bulat',
+      );
+      await shot(page, 'client-topup-fraction');
       await submitButton(page).click();
-      await expectToast(page, 'Mohon isi semua field yang diperlukan', { title: 'Error' });
+      await expectToast(page, 'Jumlah poin harus bilangan bulat', { title: 'Error' });
+      expect(await page.evaluate(() => document.activeElement?.id)).toBe('topup-points');
       await pointsField(page).fill('50');
       await proofField(page).fill('ftp://bukti.example/transfer.png');
       await submitButton(page).click();

@@ -5,9 +5,9 @@ import type { FormEvent } from 'react';
 import { useForm, useWatch, type UseFormReturn } from 'react-hook-form';
 import {
   CreatePointRequestSchema,
-  TOPUP_MAX_MESSAGE,
   TOPUP_MAX_POINTS,
   TOPUP_REQUIRED_MESSAGE,
+  typedPointsProblem,
   type CreatePointRequest,
 } from '#common/points.ts';
 import { computePrice, findTier, type PricingTier } from '#common/pricing.ts';
@@ -50,13 +50,15 @@ export function useTopupForm(tiers: PricingTier[]) {
   const pointsText = useWatch({ control: form.control, name: 'points_requested' });
   const blank = pointsText.trim() === '';
   const points = Number(pointsText);
+  // A fraction of a point has no price.
+  const priced = !blank && Number.isInteger(points);
   return {
     form,
     blank,
     points,
-    // The price exists as soon as points are typed (Rp0 when no tier prices them).
-    amount: blank ? null : computePrice(points, tiers),
-    tier: blank ? undefined : findTier(points, tiers),
+    // The price exists as soon as whole points are typed (Rp0 when no tier prices them).
+    amount: priced ? computePrice(points, tiers) : null,
+    tier: priced ? findTier(points, tiers) : undefined,
     choose: (tier: PricingTier) => form.setValue('points_requested', String(tier.min_points)),
   };
 }
@@ -113,7 +115,7 @@ export function TopupRequestForm({ topup, tiers }: { topup: Topup; tiers: Pricin
   const { form, blank, points, amount, tier } = topup;
   const { onSubmit, sending } = useSubmitTopup(topup);
   // Said as soon as it is typed, not only on submit: the price of such a request means nothing.
-  const pointsError = points > TOPUP_MAX_POINTS ? TOPUP_MAX_MESSAGE : undefined;
+  const pointsError = (!blank && typedPointsProblem(points)) || undefined;
   const proofError = form.formState.errors.payment_proof_url?.message;
   const pointsDescribedBy =
     [describedBy('topup-points', pointsError), tier ? 'topup-tier-note' : null]

@@ -1,6 +1,7 @@
 // Top-up requests over HTTP: the points limit is the shared one, with the same message.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { TOPUP_MAX_MESSAGE, TOPUP_MAX_POINTS } from '#common/points.ts';
+import { TOPUP_INTEGER_MESSAGE, TOPUP_MAX_MESSAGE, TOPUP_MAX_POINTS } from '#common/points.ts';
+import { expectCleanError, expectUnchanged } from '#server/test/spec.ts';
 import { startServer, type TestServer } from '#server/test/helpers.ts';
 
 let server: TestServer;
@@ -27,6 +28,18 @@ describe('POST /api/client/point-requests', () => {
     const most = await ask(TOPUP_MAX_POINTS);
     expect(most.status, JSON.stringify(most.body)).toBe(201);
     expect(most.body.points_requested).toBe(TOPUP_MAX_POINTS);
+  });
+
+  it(`refuses a fraction of a point with '${TOPUP_INTEGER_MESSAGE}', changing nothing`, async () => {
+    const client = await server.createClient();
+    await expectUnchanged(server.database.db, async () => {
+      const half = await server.api('POST', '/api/client/point-requests', {
+        token: client.token,
+        body: { points_requested: 1.5, amount_paid: 2, payment_proof_url: null },
+      });
+      expectCleanError(half, 422);
+      expect(half.body.detail).toBe(TOPUP_INTEGER_MESSAGE);
+    });
   });
 });
 
