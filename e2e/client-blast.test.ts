@@ -15,6 +15,7 @@ import {
   patientPolls,
   recordedToasts,
   recordToasts,
+  shot,
   signIn,
   startE2E,
 } from './helpers.ts';
@@ -317,21 +318,43 @@ describe('Form Blast', () => {
       await page.context().close();
     });
 
-    it('sends the blast without the image when the upload fails', async () => {
-      const { page, client } = await signedIn(5);
-      await recordToasts(page);
-      // Not an image: the server refuses it whatever its name says.
+    it('refuses a file named as an image whose bytes are none, once its preview fails', async () => {
+      const { page } = await signedIn(5);
       await page.getByLabel('Gambar (Opsional)').setInputFiles({
         name: 'foto.png',
         mimeType: 'image/png',
         buffer: Buffer.from('ini bukan gambar, hanya teks biasa'),
       });
-      // Bytes that do not decode: the preview says so instead of a broken image.
-      await page.locator('[data-image-preview][data-preview-status="failed"]').waitFor();
-      expect(await page.locator('[data-image-preview]').textContent()).toContain('foto.png');
-      expect(await page.locator('[data-image-preview]').textContent()).toContain(
-        'Preview tidak dapat dimuat',
+      await expectToast(page, 'File harus berupa gambar (PNG, JPG, GIF)', {
+        title: 'Error Upload Gambar',
+        variant: 'destructive',
+      });
+      expect(await page.locator('[data-image-preview]').count()).toBe(0);
+      expect(await page.locator('#blast-image-error').textContent()).toBe(
+        'File harus berupa gambar (PNG, JPG, GIF)',
       );
+      await expect.poll(() => page.evaluate(() => document.activeElement?.id)).toBe('blast-image');
+      await shot(page, 'client-blast-undecodable-image');
+      await page.context().close();
+    });
+
+    it('sends the blast without the image when the upload fails', async () => {
+      const { page, client } = await signedIn(5);
+      await recordToasts(page);
+      // The server cannot take the image just now.
+      await page.route('**/api/upload/image', (route) =>
+        route.fulfill({
+          status: 503,
+          contentType: 'application/json',
+          body: JSON.stringify({ detail: 'Penyimpanan gambar sedang tidak tersedia' }),
+        }),
+      );
+      await page.getByLabel('Gambar (Opsional)').setInputFiles({
+        name: 'foto.png',
+        mimeType: 'image/png',
+        buffer: await pngBytes(),
+      });
+      await page.locator('[data-image-preview][data-preview-status="ready"]').waitFor();
       await messageField(page).fill('Pesan tanpa gambar');
       await numbersField(page).fill(numbers(2).join('\n'));
       await submitButton(page).click();
@@ -339,9 +362,9 @@ describe('Form Blast', () => {
       const success = await expectToast(page, 'Blast request berhasil dibuat untuk 2 nomor', {
         variant: 'success',
       });
-      // The server's own reason, in Indonesian, says why.
+      // The server's own reason says why.
       expect(await success.textContent()).toContain(
-        'Gambar tidak ikut terkirim. File harus berupa gambar (PNG, JPG, GIF)',
+        'Gambar tidak ikut terkirim. Penyimpanan gambar sedang tidak tersedia',
       );
       expect(await recordedToasts(page)).toContainEqual(
         expect.stringContaining(

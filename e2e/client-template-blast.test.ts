@@ -304,16 +304,24 @@ describe('Form Blast with WhatsApp templates', () => {
     await pickTemplate(page, 'promo_bulanan');
     await page.getByLabel('{{1}}').fill('Budi');
     await page.getByLabel('{{2}}').fill('20%');
-    // Not an image: the server refuses the upload whatever the name says.
+    // The server cannot take the image just now.
+    await page.route('**/api/upload/image', (route) =>
+      route.fulfill({
+        status: 503,
+        contentType: 'application/json',
+        body: JSON.stringify({ detail: 'Penyimpanan gambar sedang tidak tersedia' }),
+      }),
+    );
     await page.getByLabel('Gambar Header').setInputFiles({
       name: 'foto.png',
       mimeType: 'image/png',
-      buffer: Buffer.from('ini bukan gambar'),
+      buffer: await pngBytes(),
     });
+    await page.locator('[data-image-preview][data-preview-status="ready"]').waitFor();
     await sendButton(page).click();
     await expectToast(
       page,
-      'Gagal mengupload gambar header. Blast belum dikirim. File harus berupa gambar (PNG, JPG, GIF)',
+      'Gagal mengupload gambar header. Blast belum dikirim. Penyimpanan gambar sedang tidak tersedia',
       { title: 'Error Upload Gambar', variant: 'destructive' },
     );
     expect(new URL(page.url()).pathname).toBe('/blast-form');

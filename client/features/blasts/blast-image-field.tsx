@@ -1,8 +1,8 @@
 // Form Blast's image (optional, or a template's required header image): the picker, refused at
-// once when not an image or over 5 MB; the preview with name, size and remove. Focus follows the
-// control that replaces the one used.
-import { ImageOff, ImagePlus, LoaderCircle, Trash2 } from 'lucide-react';
-import { useState } from 'react';
+// once when not an image or over 5 MB, and again when its bytes do not decode as one; the preview
+// with name, size and remove. Focus follows the control that replaces the one used.
+import { ImagePlus, LoaderCircle, Trash2 } from 'lucide-react';
+import { useEffect, useEffectEvent, useState } from 'react';
 import { formatMegabytes } from '#common/format.ts';
 import { HEADER_IMAGE_TYPES, TEMPLATE_MESSAGES } from '#common/template-text.ts';
 import {
@@ -54,6 +54,10 @@ export function BlastImageField({
 }: BlastImageFieldProps) {
   const [refused, setRefused] = useState<string | null>(null);
   const error = refused ?? formError ?? null;
+  const refuse = (refusal: string) => {
+    setRefused(refusal);
+    toastError(refusal, 'Error Upload Gambar');
+  };
   const choose = (input: HTMLInputElement) => {
     const file = input.files?.[0];
     if (!file) return;
@@ -61,12 +65,18 @@ export function BlastImageField({
     if (refusal) {
       // Refused before anything is sent; focus stays on the picker, which says why.
       input.value = '';
-      setRefused(refusal);
-      return void toastError(refusal, 'Error Upload Gambar');
+      return refuse(refusal);
     }
     setRefused(null);
     onImageChange(file);
     focusSoon(REMOVE_ID);
+  };
+  // A file named as an image whose bytes are none: the server would refuse it, and the blast would
+  // go without it. It is taken back, and the picker says why.
+  const undecodable = () => {
+    onImageChange(null);
+    refuse(IMAGE_TYPE_MESSAGE);
+    focusSoon(INPUT_ID);
   };
   const remove = () => {
     onImageChange(null);
@@ -86,40 +96,63 @@ export function BlastImageField({
         {required ? 'Gambar Header' : 'Gambar (Opsional)'}
       </p>
       {image ? (
-        <ImagePreview image={image} uploading={uploading} disabled={disabled} onRemove={remove} />
+        <ImagePreview
+          image={image}
+          uploading={uploading}
+          disabled={disabled}
+          onRemove={remove}
+          onUndecodable={undecodable}
+        />
       ) : (
-        <div className="grid gap-2">
-          <input
-            id={INPUT_ID}
-            type="file"
-            accept="image/*"
-            className="peer sr-only"
-            aria-labelledby="blast-image-label"
-            aria-describedby={error ? `blast-image-hint ${ERROR_ID}` : 'blast-image-hint'}
-            aria-invalid={error ? true : undefined}
-            aria-required={required || undefined}
-            disabled={disabled}
-            onChange={(event) => choose(event.currentTarget)}
-          />
-          <label
-            htmlFor={INPUT_ID}
-            className={cn(
-              'flex cursor-pointer flex-col items-center gap-2 rounded-lg border-2 border-dashed border-input p-6 text-center transition-colors hover:border-primary hover:bg-primary-soft/40 peer-focus-visible:border-ring peer-focus-visible:ring-2 peer-focus-visible:ring-ring/30',
-              error && 'border-destructive',
-            )}
-          >
-            <ImagePlus aria-hidden className="size-8 text-muted-foreground" />
-            <span className="text-sm font-medium">Klik untuk memilih gambar</span>
-            <span id="blast-image-hint" className="text-xs text-muted-foreground">
-              {required ? 'PNG, JPG hingga 5MB' : 'PNG, JPG, GIF hingga 5MB'}
-            </span>
-          </label>
-          {error && (
-            <p id={ERROR_ID} className="text-xs font-medium text-destructive">
-              {error}
-            </p>
-          )}
-        </div>
+        <ImagePicker required={required} disabled={disabled} error={error} onChoose={choose} />
+      )}
+    </div>
+  );
+}
+
+/** The file picker, with the kinds and size it takes and why the last choice was refused. */
+function ImagePicker({
+  required,
+  disabled,
+  error,
+  onChoose,
+}: {
+  required: boolean;
+  disabled: boolean;
+  error: string | null;
+  onChoose: (input: HTMLInputElement) => void;
+}) {
+  return (
+    <div className="grid gap-2">
+      <input
+        id={INPUT_ID}
+        type="file"
+        accept="image/*"
+        className="peer sr-only"
+        aria-labelledby="blast-image-label"
+        aria-describedby={error ? `blast-image-hint ${ERROR_ID}` : 'blast-image-hint'}
+        aria-invalid={error ? true : undefined}
+        aria-required={required || undefined}
+        disabled={disabled}
+        onChange={(event) => onChoose(event.currentTarget)}
+      />
+      <label
+        htmlFor={INPUT_ID}
+        className={cn(
+          'flex cursor-pointer flex-col items-center gap-2 rounded-lg border-2 border-dashed border-input p-6 text-center transition-colors hover:border-primary hover:bg-primary-soft/40 peer-focus-visible:border-ring peer-focus-visible:ring-2 peer-focus-visible:ring-ring/30',
+          error && 'border-destructive',
+        )}
+      >
+        <ImagePlus aria-hidden className="size-8 text-muted-foreground" />
+        <span className="text-sm font-medium">Klik untuk memilih gambar</span>
+        <span id="blast-image-hint" className="text-xs text-muted-foreground">
+          {required ? 'PNG, JPG hingga 5MB' : 'PNG, JPG, GIF hingga 5MB'}
+        </span>
+      </label>
+      {error && (
+        <p id={ERROR_ID} className="text-xs font-medium text-destructive">
+          {error}
+        </p>
       )}
     </div>
   );
@@ -132,7 +165,7 @@ type PreviewState =
 
 /**
  * The image's preview: 'loading' while the file is read and decoded, 'ready' once the browser
- * has drawn it, 'failed' when it cannot be shown. The decoded outcome is kept per data URL.
+ * has drawn it, 'failed' when it cannot be read or decoded. The outcome is kept per data URL.
  */
 function usePreview(image: File) {
   const url = useDataUrl(image);
@@ -152,13 +185,20 @@ function ImagePreview({
   uploading,
   disabled,
   onRemove,
+  onUndecodable,
 }: {
   image: File;
   uploading: boolean;
   disabled: boolean;
   onRemove: () => void;
+  onUndecodable: () => void;
 }) {
   const [preview, settle] = usePreview(image);
+  const failed = preview.status === 'failed';
+  const reportUndecodable = useEffectEvent(onUndecodable);
+  useEffect(() => {
+    if (failed) reportUndecodable();
+  }, [failed]);
   return (
     <div
       className="flex flex-col gap-3 rounded-lg border p-3 sm:flex-row sm:items-center"
@@ -167,32 +207,23 @@ function ImagePreview({
       aria-busy={preview.status === 'loading' || uploading || undefined}
     >
       <div className="relative grid h-40 w-full shrink-0 place-items-center overflow-hidden rounded-md bg-muted sm:w-40">
-        {preview.status === 'failed' ? (
-          <span className="grid justify-items-center gap-1 p-2 text-center text-xs text-muted-foreground">
-            <ImageOff aria-hidden className="size-6" />
-            Preview tidak dapat dimuat
+        {preview.status !== 'ready' && (
+          <span className="grid justify-items-center gap-1 text-xs text-muted-foreground">
+            <LoaderCircle aria-hidden className="size-6 animate-spin" />
+            Memuat pratinjau...
           </span>
-        ) : (
-          <>
-            {preview.status === 'loading' && (
-              <span className="grid justify-items-center gap-1 text-xs text-muted-foreground">
-                <LoaderCircle aria-hidden className="size-6 animate-spin" />
-                Memuat pratinjau...
-              </span>
+        )}
+        {'url' in preview && preview.url && (
+          <img
+            src={preview.url}
+            alt="Pratinjau gambar blast"
+            onLoad={() => settle(true)}
+            onError={() => settle(false)}
+            className={cn(
+              'absolute inset-0 size-full object-contain',
+              preview.status === 'loading' && 'invisible',
             )}
-            {'url' in preview && preview.url && (
-              <img
-                src={preview.url}
-                alt="Pratinjau gambar blast"
-                onLoad={() => settle(true)}
-                onError={() => settle(false)}
-                className={cn(
-                  'absolute inset-0 size-full object-contain',
-                  preview.status === 'loading' && 'invisible',
-                )}
-              />
-            )}
-          </>
+          />
         )}
         {uploading && (
           <span
