@@ -207,7 +207,7 @@ function GatewayPacing({ pacing }: { pacing: NonNullable<DeliveryQueue['gateway'
       </div>
       <Meter
         label="Kiriman Perangkat Hari Ini"
-        hint="Nomor yang diambil perangkat siap hari ini, dibanding batas harian mereka."
+        hint="Pesan yang dikirim perangkat siap hari ini, dibanding batas harian mereka."
         value={pacing.sent_today}
         max={pacing.daily_limit}
       />

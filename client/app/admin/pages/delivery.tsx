@@ -210,7 +210,7 @@ export default function AdminDeliveryPage() {
   useLoadErrorToast(delivery, 'Gagal memuat pengaturan pengiriman');
 
   return (
-    <div className="max-w-3xl">
+    <div className="max-w-5xl">
       <PageHeader
         title="Pengiriman"
         description="Atur cara blast dikirim: manual oleh admin, otomatis melalui WhatsApp Cloud API, atau melalui WhatsApp Gateway (WAHA)."
