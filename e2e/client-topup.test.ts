@@ -272,6 +272,21 @@ describe('Top Up Poin', () => {
       await adminApi(e2e.server, 'DELETE', `/api/admin/pricing/${enterprise.id}`);
     });
 
+    it('on a phone, a refused field taking the focus shows below the toast', async () => {
+      const client = await e2e.server.createClient();
+      const page = await clientPage(e2e, client, '/topup', 'phone');
+      await page.getByRole('list', { name: 'Tier harga' }).waitFor();
+      await pointsField(page).fill('0');
+      await submitButton(page).click();
+      const toast = await expectToast(page, 'Jumlah poin harus lebih dari 0', { title: 'Error' });
+      await expect.poll(() => page.evaluate(() => document.activeElement?.id)).toBe('topup-points');
+      const toastBottom = (await toast.boundingBox())!;
+      const label = (await page.getByText('Jumlah Poin', { exact: true }).boundingBox())!;
+      expect(label.y).toBeGreaterThanOrEqual(toastBottom.y + toastBottom.height);
+      await shot(page, 'client-topup-refused-phone');
+      await page.context().close();
+    });
+
     it("more than 1.000.000 points: 'Jumlah poin maksimal 1.000.000 per request', nothing sent", async () => {
       const { page } = await signedIn();
       await page.getByRole('list', { name: 'Tier harga' }).waitFor();
