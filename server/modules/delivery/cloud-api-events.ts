@@ -4,7 +4,7 @@
 // the transaction that marks the events applied.
 import type { ReportedStatus } from '#common/delivery-states.ts';
 import { now, reportedAt, type DbHandle } from '#server/db/connection.ts';
-import { transact, type Tx } from '#server/db/transaction.ts';
+import type { Tx } from '#server/db/transaction.ts';
 import { recordIncomingOptOuts } from '#server/modules/opt-outs/opt-outs.service.ts';
 import {
   applyStatuses,
@@ -17,12 +17,13 @@ import {
 import type { Retrying } from './engine-options.ts';
 import { applyTemplateStatuses } from './templates.service.ts';
 import {
-  anyDueEvents,
+  applyKept,
   EVENT_BATCH,
   markApplied,
-  pendingEvents,
   putBack,
   splitWaiting,
+  type KeptEvent,
+  type SetAside,
 } from './webhook-intake.ts';
 
 /** The `value` of each change a webhook body carries. */
@@ -131,43 +132,55 @@ async function accountErrors(tx: Tx, bodies: unknown[]): Promise<AccountError[]>
  * transaction; one that waits for its send's answer is put back. An error that halts the engine
  * when a send meets it (a restricted sender, a bad token, a locked account) halts it too, whether
  * a failed status or the account's errors report it. Answers how many events it took, the halt,
- * and the account's errors (for the log).
+ * the account's errors (for the log) and the events set aside (applyKept).
  */
 export async function applyEvents(
   database: DbHandle,
   retrying: Retrying,
   limit = EVENT_BATCH,
-): Promise<{ taken: number; halt: EngineHalt | null; accountErrors: AccountError[] }> {
-  const none = { taken: 0, halt: null, accountErrors: [] };
-  if (!(await anyDueEvents(database, 'whatsapp'))) return none;
-  return transact(database, async (tx) => {
-    const events = (await pendingEvents(tx, 'whatsapp', limit)).map((event) => {
-      const body = parsed(event.body);
-      return { ...event, parsed: body, statuses: statusesOf(body) };
-    });
-    if (events.length === 0) return none;
-    const { unknown, haltCodes } = await applyStatuses(
-      tx,
-      events.flatMap((e) => e.statuses),
-      retrying,
-    );
-    // A status may come before the send's answer is recorded and without the key it was sent
-    // with; its event waits a little for the answer, then is kept as applied (not Sebar's).
-    const { done, waiting } = splitWaiting(events, (e) =>
-      e.statuses.some((status) => unknown.has(status.id)),
-    );
-    const reported = await accountErrors(
-      tx,
-      done.map((e) => e.parsed),
-    );
-    const halt = await haltFor(tx, [...haltCodes, ...reported.map((e) => e.code)], retrying);
-    await noteAccountError(tx, reported.at(-1));
-    // Keyword messages in the events put their senders on the opt-out list, once per event.
-    await recordIncomingOptOuts(tx, done);
-    // Meta's template status webhooks come to the same URL: a paused template leaves the clients.
-    await applyTemplateStatuses(tx, done);
-    await markApplied(tx, done);
-    await putBack(tx, waiting);
-    return { taken: events.length, halt, accountErrors: reported };
+): Promise<{
+  taken: number;
+  halt: EngineHalt | null;
+  accountErrors: AccountError[];
+  setAside: SetAside[];
+}> {
+  const { results, setAside } = await applyKept(database, 'whatsapp', limit, (tx, rows) =>
+    applyTaken(tx, rows, retrying),
+  );
+  return {
+    taken: results.reduce((sum, r) => sum + r.taken, setAside.length),
+    halt: results.findLast((r) => r.halt !== null)?.halt ?? null,
+    accountErrors: results.flatMap((r) => r.accountErrors),
+    setAside,
+  };
+}
+
+async function applyTaken(tx: Tx, rows: KeptEvent[], retrying: Retrying) {
+  const events = rows.map((event) => {
+    const body = parsed(event.body);
+    return { ...event, parsed: body, statuses: statusesOf(body) };
   });
+  const { unknown, haltCodes } = await applyStatuses(
+    tx,
+    events.flatMap((e) => e.statuses),
+    retrying,
+  );
+  // A status may come before the send's answer is recorded and without the key it was sent
+  // with; its event waits a little for the answer, then is kept as applied (not Sebar's).
+  const { done, waiting } = splitWaiting(events, (e) =>
+    e.statuses.some((status) => unknown.has(status.id)),
+  );
+  const reported = await accountErrors(
+    tx,
+    done.map((e) => e.parsed),
+  );
+  const halt = await haltFor(tx, [...haltCodes, ...reported.map((e) => e.code)], retrying);
+  await noteAccountError(tx, reported.at(-1));
+  // Keyword messages in the events put their senders on the opt-out list, once per event.
+  await recordIncomingOptOuts(tx, done);
+  // Meta's template status webhooks come to the same URL: a paused template leaves the clients.
+  await applyTemplateStatuses(tx, done);
+  await markApplied(tx, done);
+  await putBack(tx, waiting);
+  return { taken: events.length, halt, accountErrors: reported };
 }

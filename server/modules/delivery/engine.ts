@@ -153,7 +153,11 @@ export class DeliveryEngine {
       this.context.log.warn({ errors: meta.accountErrors }, 'Meta reported account errors');
     }
     if (meta.halt) this.context.log.warn({ halt: meta.halt }, 'delivery engine halted');
-    const taken = meta.taken + (await applyGatewayEvents(database, this.context.secrets));
+    const gateway = await applyGatewayEvents(database, this.context.secrets);
+    for (const { id, error } of [...meta.setAside, ...gateway.setAside]) {
+      this.context.log.error({ err: error, event: id }, 'webhook event set aside: not applied');
+    }
+    const taken = meta.taken + gateway.taken;
     if (Date.now() - this.lastSweep > 1000) {
       this.lastSweep = Date.now();
       await requeueUnanswered(database, this.unansweredMs(), Date.now(), this.inHand);

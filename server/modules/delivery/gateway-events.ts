@@ -5,7 +5,7 @@
 import type { ReportedStatus } from '#common/delivery-states.ts';
 import { optOutKeyword } from '#common/opt-outs.ts';
 import { now, reportedAt, type DbHandle } from '#server/db/connection.ts';
-import { transact, type Tx } from '#server/db/transaction.ts';
+import type { Tx } from '#server/db/transaction.ts';
 import { recordOptOuts } from '#server/modules/opt-outs/opt-outs.service.ts';
 import { heardStatus } from './devices.service.ts';
 import { knownLids, lookUpLids, type LidLookup } from './lids.ts';
@@ -13,12 +13,13 @@ import type { SecretBox } from './secret-box.ts';
 import { applyStatuses, type CallbackKey, type ReportedMessageStatus } from './send-results.ts';
 import { numberOfChat, type WahaSession } from './waha.ts';
 import {
-  anyDueEvents,
+  applyKept,
   EVENT_BATCH,
   markApplied,
-  pendingEvents,
   putBack,
   splitWaiting,
+  type KeptEvent,
+  type SetAside,
 } from './webhook-intake.ts';
 
 /** One of WAHA's webhook bodies: `{event, session, me, payload, timestamp}`. */
@@ -104,73 +105,77 @@ export function incomingMessagesOf(body: unknown): IncomingMessage[] {
 
 /**
  * Applies the kept gateway events not applied yet, in the order they became due, `limit` at a
- * time; answers how many it took. An ack naming no known message is put back to wait a little
- * for its send's answer (as Meta's statuses are), then is kept as applied (not Sebar's); so is a
- * keyword message from a hidden id, while WAHA is asked for its number.
+ * time; answers how many it took and the events set aside (applyKept). An ack naming no known
+ * message is put back to wait a little for its send's answer (as Meta's statuses are), then is
+ * kept as applied (not Sebar's); so is a keyword message from a hidden id, while WAHA is asked for
+ * its number.
  */
 export async function applyGatewayEvents(
   database: DbHandle,
   secrets: SecretBox,
   limit = EVENT_BATCH,
-): Promise<number> {
-  if (!(await anyDueEvents(database, 'waha'))) return 0;
-  const { taken, lookups } = await transact(database, async (tx) => {
-    const events = (await pendingEvents(tx, 'waha', limit)).map((row) => {
-      const event = parsed(row.body);
-      // A STOP, BERHENTI or UNSUB written to a device puts its sender on the opt-out list.
-      const keywords = incomingMessagesOf(event).filter((m) => optOutKeyword(m.text) !== null);
-      return { ...row, event, keywords, ack: event ? ackStatusOf(event) : null };
-    });
-    if (events.length === 0) return { taken: 0, lookups: [] };
+): Promise<{ taken: number; setAside: SetAside[] }> {
+  const { results, setAside } = await applyKept(database, 'waha', limit, applyTaken);
+  await lookUpLids(
+    database,
+    secrets,
+    results.flatMap((r) => r.lookups),
+  );
+  return { taken: results.reduce((sum, r) => sum + r.taken, setAside.length), setAside };
+}
 
-    // Session statuses in the order WAHA made them (it posts events concurrently).
-    const statuses = events
-      .filter((e) => e.event?.event === 'session.status')
-      .sort((a, b) => Number(a.event!.timestamp ?? 0) - Number(b.event!.timestamp ?? 0));
-    for (const { event } of statuses) {
-      const payload = event!.payload as { name?: unknown; status?: unknown } | null;
-      const session = String(payload?.name ?? event!.session ?? '');
-      if (session) {
-        await heardStatus(tx.db, session, {
-          status: payload?.status,
-          me: event!.me ?? null,
-          at: atOf(event!),
-        });
-      }
-    }
-
-    await adoptLostSends(tx, events);
-    const { unknown } = await applyStatuses(
-      tx,
-      events.flatMap((e) => (e.ack ? [e.ack] : [])),
-      null,
-    );
-    const lids = await knownLids(
-      tx.db,
-      events.flatMap((e) => e.keywords.flatMap((m) => (m.lid ? [m.lid] : []))),
-    );
-    const unasked = (e: (typeof events)[number]): LidLookup[] =>
-      e.keywords.flatMap(({ session, lid }) => (lid && !lids.has(lid) ? [{ session, lid }] : []));
-    const { done, waiting } = splitWaiting(
-      events,
-      (e) => (e.ack !== null && unknown.has(e.ack.id)) || unasked(e).length > 0,
-    );
-    await recordOptOuts(
-      tx,
-      done.flatMap((e) =>
-        e.keywords.flatMap((m) => {
-          const from = m.from ?? lids.get(m.lid ?? '') ?? null;
-          return from ? [{ from, texts: [m.text] }] : [];
-        }),
-      ),
-      'gateway',
-    );
-    await markApplied(tx, done);
-    await putBack(tx, waiting);
-    return { taken: events.length, lookups: waiting.flatMap(unasked) };
+async function applyTaken(tx: Tx, rows: KeptEvent[]) {
+  const events = rows.map((row) => {
+    const event = parsed(row.body);
+    // A STOP, BERHENTI or UNSUB written to a device puts its sender on the opt-out list.
+    const keywords = incomingMessagesOf(event).filter((m) => optOutKeyword(m.text) !== null);
+    return { ...row, event, keywords, ack: event ? ackStatusOf(event) : null };
   });
-  await lookUpLids(database, secrets, lookups);
-  return taken;
+  // Session statuses in the order WAHA made them (it posts events concurrently).
+  const statuses = events
+    .filter((e) => e.event?.event === 'session.status')
+    .sort((a, b) => Number(a.event!.timestamp ?? 0) - Number(b.event!.timestamp ?? 0));
+  for (const { event } of statuses) {
+    const payload = event!.payload as { name?: unknown; status?: unknown } | null;
+    const session = String(payload?.name ?? event!.session ?? '');
+    if (session) {
+      await heardStatus(tx.db, session, {
+        status: payload?.status,
+        me: event!.me ?? null,
+        at: atOf(event!),
+      });
+    }
+  }
+
+  await adoptLostSends(tx, events);
+  const { unknown } = await applyStatuses(
+    tx,
+    events.flatMap((e) => (e.ack ? [e.ack] : [])),
+    null,
+  );
+  const lids = await knownLids(
+    tx.db,
+    events.flatMap((e) => e.keywords.flatMap((m) => (m.lid ? [m.lid] : []))),
+  );
+  const unasked = (e: (typeof events)[number]): LidLookup[] =>
+    e.keywords.flatMap(({ session, lid }) => (lid && !lids.has(lid) ? [{ session, lid }] : []));
+  const { done, waiting } = splitWaiting(
+    events,
+    (e) => (e.ack !== null && unknown.has(e.ack.id)) || unasked(e).length > 0,
+  );
+  await recordOptOuts(
+    tx,
+    done.flatMap((e) =>
+      e.keywords.flatMap((m) => {
+        const from = m.from ?? lids.get(m.lid ?? '') ?? null;
+        return from ? [{ from, texts: [m.text] }] : [];
+      }),
+    ),
+    'gateway',
+  );
+  await markApplied(tx, done);
+  await putBack(tx, waiting);
+  return { taken: events.length, lookups: waiting.flatMap(unasked) };
 }
 
 /** The person a sent message's serialized id names (`true_628…@c.us_3EB0…`): '628…', or null. */

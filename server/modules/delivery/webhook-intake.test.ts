@@ -22,7 +22,7 @@ import { ENGINE_DEFAULTS } from './engine-options.ts';
 import { applyGatewayEvents } from './gateway-events.ts';
 import { requeueUnanswered } from './outbox.ts';
 import { secretBox } from './secret-box.ts';
-import { WebhookIntake } from './webhook-intake.ts';
+import { applyKept, markApplied, WebhookIntake } from './webhook-intake.ts';
 
 /** Counts the inserts the database is asked to run. */
 class InsertCounter implements KyselyPlugin {
@@ -89,10 +89,11 @@ it('an idle worker looks at its queues without waiting for another writer', asyn
       taken: 0,
       halt: null,
       accountErrors: [],
+      setAside: [],
     });
     expect(
       await Promise.race([applyGatewayEvents(handle, secretBox(Buffer.alloc(32))), blocked]),
-    ).toBe(0);
+    ).toEqual({ taken: 0, setAside: [] });
     const waits = { cloudApiMs: 15_000, gatewayMs: 60_000, maxAttempts: 8 };
     expect(await Promise.race([requeueUnanswered(handle, waits), blocked])).toBe(0);
   } finally {
@@ -100,4 +101,32 @@ it('an idle worker looks at its queues without waiting for another writer', asyn
     await holder;
     await other.close();
   }
+});
+
+it('applies a failed batch again in halves: only the event that fails alone waits', async () => {
+  const { handle } = database;
+  await handle.db.deleteFrom('webhook_events').execute();
+  const intake = new WebhookIntake(handle, 'waha');
+  const body = (n: number) => `{"n":${n}}`;
+  await Promise.all([0, 1, 2, 3, 4, 5, 6].map((n) => intake.keep(Buffer.from(body(n)))));
+  const applied: string[] = [];
+  const { results, setAside } = await applyKept(handle, 'waha', 200, async (tx, events) => {
+    if (events.some((e) => e.body === body(4))) throw new Error('cannot apply');
+    await markApplied(tx, events);
+    applied.push(...events.map((e) => e.body));
+    return events.length;
+  });
+  expect(applied.sort()).toEqual([0, 1, 2, 3, 5, 6].map(body));
+  expect(results.reduce((sum, n) => sum + n, 0)).toBe(6);
+  expect(setAside).toEqual([{ id: expect.any(String), error: new Error('cannot apply') }]);
+  const left = await handle.db
+    .selectFrom('webhook_events')
+    .select(['id', 'body', 'due_at'])
+    .where('processed_at', 'is', null)
+    .execute();
+  expect(left.map((e) => [e.id, e.body])).toEqual([[setAside[0]!.id, body(4)]]);
+  expect(Date.parse(String(left[0]!.due_at))).toBeGreaterThan(Date.now());
+  // It is not due again yet: nothing is taken.
+  const again = await applyKept(handle, 'waha', 200, () => Promise.reject(new Error('taken')));
+  expect(again).toEqual({ results: [], setAside: [] });
 });

@@ -7,7 +7,7 @@
 import crypto from 'node:crypto';
 import { isoAt, now, type Db, type DbHandle } from '#server/db/connection.ts';
 import type { WebhookEventsTable } from '#server/db/schema.ts';
-import type { Tx } from '#server/db/transaction.ts';
+import { transact, type Tx } from '#server/db/transaction.ts';
 import { groupBy } from '#common/collections.ts';
 
 interface Waiting {
@@ -98,6 +98,65 @@ export async function pendingEvents(tx: Tx, source: WebhookEventsTable['source']
   let pending = dueEvents(tx.db, source).select(['id', 'body', 'received_at']).limit(limit);
   if (tx.engine === 'postgres') pending = pending.forUpdate().skipLocked();
   return pending.execute();
+}
+
+/** A kept event taken to be applied. */
+export type KeptEvent = Awaited<ReturnType<typeof pendingEvents>>[number];
+
+/** An event whose application failed on its own: set aside, due again later. */
+export interface SetAside {
+  id: string;
+  error: unknown;
+}
+
+/**
+ * Applies the due events of `source` with `apply`, up to `limit` in one transaction, and answers
+ * what each transaction answered. A batch that fails is applied again in halves, so that an event
+ * no try can apply (a fault of Sebar's) is found alone, set aside and reported, and never holds
+ * back the events behind it (decision 261). A failure with nothing taken (the database out of
+ * reach) is thrown.
+ */
+export async function applyKept<R>(
+  database: DbHandle,
+  source: WebhookEventsTable['source'],
+  limit: number,
+  apply: (tx: Tx, events: KeptEvent[]) => Promise<R>,
+): Promise<{ results: R[]; setAside: SetAside[] }> {
+  const results: R[] = [];
+  const setAside: SetAside[] = [];
+  const attempt = async (size: number): Promise<void> => {
+    let taken: KeptEvent[] = [];
+    try {
+      const applied = await transact(database, async (tx) => {
+        taken = await pendingEvents(tx, source, size);
+        return taken.length === 0 ? null : { result: await apply(tx, taken) };
+      });
+      if (applied) results.push(applied.result);
+    } catch (error) {
+      if (taken.length === 0) throw error;
+      if (taken.length === 1) {
+        await putAside(database, taken[0]!);
+        setAside.push({ id: taken[0]!.id, error });
+        return;
+      }
+      const half = Math.ceil(taken.length / 2);
+      await attempt(half);
+      await attempt(taken.length - half);
+    }
+  };
+  if (await anyDueEvents(database, source)) await attempt(limit);
+  return { results, setAside };
+}
+
+/** Makes an event due again after as long as it has waited (at least a second): each failure waits twice as long. */
+async function putAside({ db }: DbHandle, event: KeptEvent) {
+  const waited = Date.now() - Date.parse(event.received_at);
+  await db
+    .updateTable('webhook_events')
+    .set({ due_at: isoAt(Date.now() + Math.max(1000, waited)) })
+    .where('id', '=', event.id)
+    .where('processed_at', 'is', null)
+    .execute();
 }
 
 /** Marks the events applied. */
