@@ -118,6 +118,8 @@ export interface BlastNumbersTable {
   claimed_at: string | null;
   /** When its send ended with no answer (a timeout, a reset): its wait counts from then. */
   answer_lost_at: string | null;
+  /** The attempt whose message was reported failed, while the number waits to go again. */
+  failed_attempt: number | null;
   /** The gateway device (WAHA session) that took it; null in the other modes. */
   device: string | null;
 }

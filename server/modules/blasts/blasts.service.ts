@@ -102,7 +102,7 @@ async function withNumbers(
 
 export type NumberRow = Omit<
   BlastNumbersTable,
-  'blast_id' | 'next_attempt_at' | 'claimed_at' | 'answer_lost_at' | 'device'
+  'blast_id' | 'next_attempt_at' | 'claimed_at' | 'answer_lost_at' | 'failed_attempt' | 'device'
 >;
 
 /** A number's delivery as answered: null in manual mode. */

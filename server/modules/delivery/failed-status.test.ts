@@ -89,6 +89,29 @@ describe('a failed status naming a restricted sender (131048)', () => {
     expect(rest.filter((number) => f.whatsapp.sentTo(number) === 0).length).toBeGreaterThan(0);
     await new Promise((resolve) => setTimeout(resolve, 1000));
     expect(f.whatsapp.sends.length).toBe(sentSoFar);
+    // Meta posts the failed message's sent late, after its failed: failed is final for that
+    // message, so the number still waits to go again (it was taken as sent and never resent).
+    const [first] = f.whatsapp.sends.filter((s) => s.to === SPAM_LIMITED);
+    const late = await f.postStatus({
+      id: first!.wamid,
+      status: 'sent',
+      timestamp: String(Math.floor(Date.now() / 1000)),
+      recipient_id: first!.to,
+      biz_opaque_callback_data: first!.biz_opaque_callback_data!,
+    });
+    const kept = f.server.database.db
+      .selectFrom('webhook_events')
+      .select('processed_at')
+      .where('body', '=', late);
+    await readUntil(
+      () => kept.executeTakeFirst(),
+      (e) => !!e?.processed_at,
+      5000,
+      'applied',
+    );
+    const still = await f.read(created.id);
+    expect(still.numbers[0]).toMatchObject({ status: 'pending' });
+    expect(still.numbers[0].delivery).toMatchObject({ state: 'queued', sent_at: null });
 
     await f.configure({ messages_per_second: 1000 });
     const resumed = await f.server.api('POST', '/api/admin/delivery/resume', {

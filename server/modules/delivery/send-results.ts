@@ -88,8 +88,9 @@ const DELIVERY_COLUMNS = [
   'failed_at',
   'next_attempt_at',
   'answer_lost_at',
+  'failed_attempt',
 ] as const satisfies readonly (keyof BlastNumbersTable)[];
-const INTEGER_COLUMNS = new Set(['idx', 'attempts', 'error_code']);
+const INTEGER_COLUMNS = new Set(['idx', 'attempts', 'error_code', 'failed_attempt']);
 
 /**
  * Writes each number's delivery columns as given, in one statement for many numbers (a VALUES
@@ -475,9 +476,11 @@ export async function applyStatuses(
     for (const [idx, reported] of groupBy(mine, (s) => s.idx)) {
       const row = rows.get(idx);
       if (!row || row.state === null) continue;
+      const ofLast = reported.filter((status) => ofLastAttempt(row, status));
+      if (ofLast.length === 0) continue;
       const { change, haltCode } = statusesChange(
         row,
-        reported.filter((status) => ofLastAttempt(row, status)),
+        ofLast,
         retrying && { ...retrying, open: blast.status === 'pending' },
       );
       if (haltCode !== undefined) haltCodes.push(haltCode);
@@ -489,10 +492,14 @@ export async function applyStatuses(
   return { unknown, haltCodes };
 }
 
-/** Whether a status is of the number's last message: by its id, or by the attempt it names. */
+/**
+ * Whether a status is of the number's last message: by its id, or by the attempt it names, unless
+ * that attempt's message was reported failed (failed is final: a late sent does not undo it).
+ */
 const ofLastAttempt = (row: NumberRow, status: ReportedMessageStatus) =>
   status.id === row.provider_message_id ||
-  (status.callback?.attempt ?? row.attempts) === row.attempts;
+  ((status.callback?.attempt ?? row.attempts) === row.attempts &&
+    row.failed_attempt !== row.attempts);
 
 /**
  * The change the statuses reported of one number make (forward only), and a halt they ask for.
@@ -524,7 +531,12 @@ function statusesChange(
     const retry = sendAgain(row, error, failedAt, retrying, { sent: true });
     haltCode = retry?.haltCode;
     // Its message never arrived: the number waits again, and its next attempt is a new message.
-    const again = { status: 'pending' as const, provider_message_id: null, sent_at: null };
+    const again = {
+      status: 'pending' as const,
+      provider_message_id: null,
+      sent_at: null,
+      failed_attempt: row.attempts,
+    };
     if (retry && retrying.open)
       return { change: { ...retry.change, ...again, failed_at: null }, haltCode };
   }
