@@ -19,6 +19,20 @@ export interface ErrorMeaning {
   reason: string;
 }
 
+/**
+ * A reported error code as Sebar keeps it: an integer that fits the database's 32-bit column, or
+ * null when the report gives none (a missing code, null, a fraction, text or a number too large).
+ */
+export function errorCodeOf(raw: unknown): number | null {
+  const code =
+    typeof raw === 'number'
+      ? raw
+      : typeof raw === 'string' && raw.trim() !== ''
+        ? Number(raw)
+        : NaN;
+  return Number.isInteger(code) && Math.abs(code) <= 2 ** 31 - 1 ? code : null;
+}
+
 const SENDER_PROBLEM = 'Pengiriman dari nomor pengirim sedang dibatasi; akan dicoba lagi';
 const ACCOUNT_PROBLEM =
   'Pengiriman tertunda karena pengaturan akun WhatsApp; admin sedang menanganinya';

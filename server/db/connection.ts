@@ -55,6 +55,8 @@ export const bool = (value: number | boolean) => (value ? 1 : 0);
 export const now = () => new Date().toISOString();
 /** The instant `ms` (milliseconds since the epoch) as stored: an ISO 8601 text. */
 export const isoAt = (ms: number) => new Date(ms).toISOString();
+/** The first instant whose ISO 8601 text has a five-digit year (and so would sort wrongly). */
+const YEAR_10000_MS = Date.UTC(10000, 0, 1);
 /** A time another service reported (epoch ms) as stored, or `fallback` when it is not one. */
 export const reportedAt = (ms: number, fallback: string) =>
-  Number.isFinite(ms) && ms > 0 ? isoAt(ms) : fallback;
+  Number.isFinite(ms) && ms > 0 && ms < YEAR_10000_MS ? isoAt(ms) : fallback;

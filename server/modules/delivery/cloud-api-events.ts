@@ -3,6 +3,7 @@
 // put their senders on the opt-out list, and template status changes reach the templates, all in
 // the transaction that marks the events applied.
 import type { ReportedStatus } from '#common/delivery-states.ts';
+import { errorCodeOf } from '#common/whatsapp-errors.ts';
 import { now, reportedAt, type DbHandle } from '#server/db/connection.ts';
 import type { Tx } from '#server/db/transaction.ts';
 import { recordIncomingOptOuts } from '#server/modules/opt-outs/opt-outs.service.ts';
@@ -74,10 +75,9 @@ export function accountErrorsOf(body: unknown, phoneNumberId: string): AccountEr
 /** A Meta error object's code and title (its message when it has none), as Sebar keeps them. */
 function errorOf(raw: unknown): { code: number | null; title: string | null } {
   const error = raw as { code?: unknown; title?: unknown; message?: unknown } | null | undefined;
-  const code = Number(error?.code);
   const title = error?.title ?? error?.message;
   return {
-    code: Number.isInteger(code) ? code : null,
+    code: errorCodeOf(error?.code),
     title: typeof title === 'string' ? title.slice(0, 500) : null,
   };
 }

@@ -1,5 +1,6 @@
 // The WhatsApp Cloud API (Meta's Graph API) as Sebar calls it: one request function that turns
 // every failure into a GraphError, and the calls the delivery settings and templates make.
+import { errorCodeOf } from '#common/whatsapp-errors.ts';
 
 /** What a call to the Cloud API needs, secrets in plain text (never answered). */
 export interface CloudApiCredentials {
@@ -65,7 +66,7 @@ export function graphProblem(error: GraphError, graphUrl: string): string {
 }
 
 interface GraphErrorBody {
-  error?: { message?: string; code?: number; error_user_title?: string; type?: string };
+  error?: { message?: unknown; code?: unknown; error_user_title?: unknown; type?: unknown };
 }
 
 /** Calls `path` under the account's Graph URL and version with its access token. */
@@ -101,11 +102,11 @@ export async function graphRequest<T>(
   if (answer.ok && body !== null) return body as T;
   const error = (body as GraphErrorBody | null)?.error;
   throw new GraphError(
-    error?.message ?? `HTTP ${answer.status}`,
+    typeof error?.message === 'string' ? error.message : `HTTP ${answer.status}`,
     'answer',
     answer.status,
-    error?.code ?? null,
-    error?.error_user_title ?? null,
+    errorCodeOf(error?.code),
+    typeof error?.error_user_title === 'string' ? error.error_user_title : null,
   );
 }
 

@@ -375,3 +375,40 @@ describe('a status that comes before its send is recorded', () => {
     expect(Number(waiting.n)).toBe(foreign.length);
   });
 });
+
+describe('a status whose time or error code Sebar cannot keep', () => {
+  it('is applied with the time it came and no code, and the statuses behind it too', async () => {
+    const created = await f.blast([numberEnding(9800, '0015'), numberEnding(9801, '0015')]);
+    const sent = await f.until(created.id, (b) =>
+      b.numbers.every((n: any) => n.delivery.state === 'sent'),
+    );
+    await f.whatsapp.settled();
+    const [late, broken] = sent.numbers;
+    const before = Date.now();
+    // A time past the year 9999 (seconds taken for milliseconds twice over) and a code past 32
+    // bits: each once stopped every status behind it.
+    await f.postStatus({
+      id: late.delivery.provider_message_id,
+      status: 'delivered',
+      timestamp: '99999999999999',
+      recipient_id: late.number,
+    });
+    await f.postStatus({
+      id: broken.delivery.provider_message_id,
+      status: 'failed',
+      timestamp: String(Math.floor(Date.now() / 1000)),
+      recipient_id: broken.number,
+      errors: [{ code: 4294967296, title: 'Unknown error' } as any],
+    });
+    const done = await f.until(
+      created.id,
+      (b) => b.numbers[0].delivery.state !== 'sent' && b.numbers[1].delivery.state !== 'sent',
+      10_000,
+    );
+    expect(done.numbers[0].delivery.state).toBe('delivered');
+    expect(Date.parse(done.numbers[0].delivery.delivered_at)).toBeGreaterThanOrEqual(before - 1000);
+    expect(done.numbers[1].delivery).toMatchObject({ state: 'failed', error_code: null });
+    expect(done).toMatchObject({ successful_count: 1, failed_count: 1, refund_points: 1 });
+    expect(await checkLedger(f.server.database.db)).toEqual([]);
+  });
+});
