@@ -35,9 +35,15 @@ const secret = (label: string) =>
     .min(1, `${label} tidak boleh kosong`)
     .nullish();
 
+/** Whether an address that looks like one opens as a URL (its host is valid, its port at most 65535). */
+const opens = (value: string) => value === '' || URL.canParse(value);
+const UNOPENABLE = (label: string) =>
+  `${label} tidak valid: periksa nama host dan port (port maksimal 65535)`;
+
 export const CloudApiInputSchema = z.strictObject({
   graph_url: text(200)
     .regex(/^https?:\/\/[^\s/?#]+(:\d+)?$/, 'Graph URL harus berupa alamat http(s) tanpa path')
+    .refine(opens, UNOPENABLE('Graph URL'))
     .default(CLOUD_API_DEFAULTS.graph_url),
   api_version: text(10)
     .regex(/^v\d{1,3}\.\d{1,3}$/, 'Versi API harus seperti v23.0')
@@ -104,6 +110,7 @@ export const GatewayInputSchema = z
     provider: z.enum(GATEWAY_PROVIDERS).default(GATEWAY_DEFAULTS.provider),
     base_url: text(200)
       .regex(/^(https?:\/\/[^\s?#]+)?$/, 'Base URL harus berupa alamat http(s)')
+      .refine(opens, UNOPENABLE('Base URL'))
       .default(GATEWAY_DEFAULTS.base_url),
     api_key: secret('API key'),
     session: SessionNameSchema.default(GATEWAY_DEFAULTS.session),

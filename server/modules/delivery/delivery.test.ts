@@ -87,6 +87,10 @@ describe('delivery settings', () => {
           { graph_url: 'https://graph.test/v1' },
           'Graph URL harus berupa alamat http(s) tanpa path',
         ],
+        [
+          { graph_url: 'http://127.0.0.1:99999' },
+          'Graph URL tidak valid: periksa nama host dan port (port maksimal 65535)',
+        ],
         [{ api_version: '23' }, 'Versi API harus seperti v23.0'],
         [{ messages_per_second: 1001 }, 'Pesan per detik maksimal 1000'],
         [{ messages_per_second: 0 }, 'Pesan per detik minimal 1'],

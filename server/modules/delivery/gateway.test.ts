@@ -104,6 +104,10 @@ describe('gateway settings', () => {
     await expectUnchanged(server.database.db, async () => {
       for (const [gateway, message] of [
         [{ base_url: 'ftp://waha' }, 'Base URL harus berupa alamat http(s)'],
+        [
+          { base_url: 'http://127.0.0.1:70000/waha' },
+          'Base URL tidak valid: periksa nama host dan port (port maksimal 65535)',
+        ],
         [{ min_delay_seconds: 0 }, 'Jeda minimal minimal 1 detik'],
         [
           { min_delay_seconds: 30, max_delay_seconds: 10 },
