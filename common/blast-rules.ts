@@ -40,6 +40,10 @@ export const channelName = (mode: DeliveryMode): string | null =>
 export const strandingMessage = (mode: Exclude<DeliveryMode, 'manual'>, unsent: number) =>
   `${formatNumber(unsent)} nomor blast lewat ${CHANNEL_NAMES[mode]} belum terkirim. Tunggu sampai terkirim atau batalkan blast tersebut sebelum mengosongkan pengaturannya.`;
 
+/** Why removing the gateway's last device is refused: its blasts' numbers would wait for ever. */
+export const lastDeviceMessage = (unsent: number) =>
+  `${formatNumber(unsent)} nomor blast lewat ${CHANNEL_NAMES.gateway} belum terkirim. Tambahkan perangkat lain atau batalkan blast tersebut sebelum menghapus perangkat terakhir.`;
+
 export const BLAST_MESSAGES = {
   emptyMessage: 'Pesan blast tidak boleh kosong',
   emptyNumbers: 'Daftar nomor telepon tidak boleh kosong',

@@ -25,6 +25,7 @@ import {
   type PhoneNumber,
 } from './cloud-api.ts';
 import { rekeyDevices } from './devices.service.ts';
+import { unsentNumbers } from './queue.service.ts';
 import {
   checkGateway,
   gatewayAfter,
@@ -216,14 +217,7 @@ async function refuseStranding(
   [missingBefore, missingAfter]: [string | null, string | null],
 ) {
   if (missingBefore !== null || missingAfter === null) return;
-  const row = await db
-    .selectFrom('blast_numbers as n')
-    .innerJoin('blasts as b', 'b.id', 'n.blast_id')
-    .select((eb) => eb.fn.countAll<number>().as('n'))
-    .where('n.state', 'in', ['queued', 'sending'])
-    .where('b.delivery_mode', '=', mode)
-    .executeTakeFirst();
-  const unsent = Number(row?.n ?? 0);
+  const unsent = await unsentNumbers(db, mode);
   if (unsent > 0) throw new HttpError(409, strandingMessage(mode, unsent));
 }
 

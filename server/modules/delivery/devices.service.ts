@@ -2,12 +2,14 @@
 // session.status webhooks update it; the list asks WAHA afresh when it can), what it sent today,
 // and its own pause. Adding one creates the session with its webhook pointing back at Sebar.
 import type { Device, DeviceList } from '#common/delivery.ts';
+import { lastDeviceMessage } from '#common/blast-rules.ts';
 import { now, type Db, type DbHandle } from '#server/db/connection.ts';
 import type { GatewayDevicesTable } from '#server/db/schema.ts';
 import { recordAudit } from '#server/modules/audit/audit.service.ts';
 import { conflict, HttpError, notFound } from '#server/plugins/errors.ts';
 import { gatewayConnectionOf, readGateway, type Gateway } from './gateway.service.ts';
 import { takenToday } from './gateway-outbox.ts';
+import { unsentNumbers } from './queue.service.ts';
 import type { SecretBox } from './secret-box.ts';
 import {
   createSession,
@@ -386,6 +388,20 @@ export async function rekeyDevices(db: Db, rekey: WebhookRekey, webhookUrl: stri
   }
 }
 
+/**
+ * The gateway's last device is not removed while numbers of its blasts are still to be sent: they
+ * would wait with no device to send them (409; decision 216 for the settings).
+ */
+async function refuseLastDevice(db: Db) {
+  const others = await db
+    .selectFrom('gateway_devices')
+    .select((eb) => eb.fn.countAll<number>().as('n'))
+    .executeTakeFirst();
+  if (Number(others?.n ?? 0) > 1) return;
+  const unsent = await unsentNumbers(db, 'gateway');
+  if (unsent > 0) throw new HttpError(409, lastDeviceMessage(unsent));
+}
+
 /** Removes the device: its WAHA session is deleted (already gone there is fine), then its row. */
 export async function removeDevice(
   database: DbHandle,
@@ -395,6 +411,7 @@ export async function removeDevice(
 ): Promise<void> {
   const { db } = database;
   const before = await deviceRow(db, session);
+  await refuseLastDevice(db);
   const gateway = await readGateway(db, box);
   const connection = gatewayConnectionOf(gateway);
   if (connection) {

@@ -4,7 +4,7 @@
 // webhook (refused unsigned, kept once) and the acks applied forward only.
 import net from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { strandingMessage } from '#common/blast-rules.ts';
+import { lastDeviceMessage, strandingMessage } from '#common/blast-rules.ts';
 import { startLocalWaha, type LocalWaha } from '#local-apis/waha/server.ts';
 import { until } from '#local-apis/waha/test-helpers.ts';
 import { outcomeBySuffix } from '#local-apis/waha/outcomes.ts';
@@ -669,3 +669,43 @@ async function closedPort(): Promise<number> {
   await new Promise((resolve) => probe.close(resolve));
   return port;
 }
+
+describe('the last device', () => {
+  it('is kept while its blasts have numbers to send, saving nothing', async () => {
+    expect((await put({ mode: 'gateway', gateway: gatewayOf() })).status).toBe(200);
+    for (const { session } of (await get(DEVICES)).body.items as { session: string }[]) {
+      expect((await server.api('DELETE', `${DEVICES}/${session}`, { token: admin })).status).toBe(
+        200,
+      );
+    }
+    await post(DEVICES, { session: 'hp-akhir' });
+    const client = await fundedClient(10);
+    // No worker runs here: the blast's two numbers stay queued.
+    const created = await server.api('POST', '/api/client/blast-requests', {
+      token: client.token,
+      body: { message: 'Halo', target_numbers: ['081277772001', '081277772002'] },
+    });
+    expect(created.status, JSON.stringify(created.body)).toBe(201);
+    const remove = (session: string) =>
+      server.api('DELETE', `${DEVICES}/${session}`, { token: admin });
+    await expectUnchanged(server.database.db, async () => {
+      const refused = await remove('hp-akhir');
+      expectCleanError(refused, 409);
+      expect(refused.body.detail).toBe(lastDeviceMessage(2));
+    });
+    expect(waha.session('hp-akhir')).toBeDefined();
+
+    // With another device, it may go; then the other is the last one.
+    await post(DEVICES, { session: 'hp-baru' });
+    expect((await remove('hp-akhir')).status).toBe(200);
+    expectCleanError(await remove('hp-baru'), 409);
+    const cancelled = await server.api(
+      'POST',
+      `/api/client/blast-requests/${created.body.id}/cancel`,
+      { token: client.token },
+    );
+    expect(cancelled.status).toBe(200);
+    expect((await remove('hp-baru')).status).toBe(200);
+    await waha.settled();
+  });
+});

@@ -202,3 +202,15 @@ export async function resumeEngine(database: DbHandle, actorId: string): Promise
   });
   return readQueue(database.db);
 }
+
+/** How many numbers of the channel's blasts are still to be sent (queued or sending). */
+export async function unsentNumbers(db: Db, mode: 'cloud_api' | 'gateway'): Promise<number> {
+  const row = await db
+    .selectFrom('blast_numbers as n')
+    .innerJoin('blasts as b', 'b.id', 'n.blast_id')
+    .select((eb) => eb.fn.countAll<number>().as('n'))
+    .where('n.state', 'in', ['queued', 'sending'])
+    .where('b.delivery_mode', '=', mode)
+    .executeTakeFirst();
+  return Number(row?.n ?? 0);
+}
