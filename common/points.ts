@@ -50,7 +50,10 @@ export const CreatePointRequestSchema = z.strictObject({
     })
     .min(1, TOPUP_POSITIVE_MESSAGE)
     .max(TOPUP_MAX_POINTS, TOPUP_MAX_MESSAGE),
-  amount_paid: z.number(TOPUP_REQUIRED_MESSAGE).min(0).max(1e12),
+  amount_paid: z
+    .number(TOPUP_REQUIRED_MESSAGE)
+    .min(0, 'Jumlah bayar tidak boleh negatif')
+    .max(1e12, 'Jumlah bayar maksimal Rp1.000.000.000.000'),
   payment_proof_url: text(2000, 'URL bukti transfer terlalu panjang')
     .refine((v) => v === '' || /^https?:\/\/\S+$/i.test(v), {
       message: 'URL bukti transfer harus diawali http:// atau https://',

@@ -38,6 +38,15 @@ describe('zod messages', () => {
     expect(messages(z.string().min(3, 'Nama minimal 3 karakter'), 'ab')).toEqual([
       'Nama minimal 3 karakter',
     ]);
-    expect(messages(z.string().min(3), 'ab')[0]).toMatch(/^Terlalu kecil/);
+  });
+
+  it('give the bounds of a text or a list, naming the field', () => {
+    const note = z.object({ note: z.string().max(5), tags: z.array(z.string()).min(1).max(2) });
+    expect(messages(note, { note: 'panjang sekali', tags: ['a'] })).toEqual([
+      'note maksimal 5 karakter',
+    ]);
+    expect(messages(note, { note: '', tags: [] })).toEqual(['tags minimal 1 item']);
+    expect(messages(note, { note: '', tags: ['a', 'b', 'c'] })).toEqual(['tags maksimal 2 item']);
+    expect(messages(z.string().min(3), 'ab')).toEqual(['Data minimal 3 karakter']);
   });
 });

@@ -7,7 +7,8 @@ z.config(id());
 // In the browser, no `new Function` probe: the strict CSP would report it as a violation.
 z.config({ jitless: typeof window !== 'undefined' });
 // Messages zod's Indonesian locale writes with English words in them ("diharapkan number",
-// "Kunci tidak dikenali s:") say it in Indonesian, naming the field; the others are the locale's.
+// "Kunci tidak dikenali s:") or without the field ("Terlalu besar: diharapkan string memiliki
+// <=200 karakter") say it in Indonesian, naming the field; the others are the locale's.
 const TYPE_NAMES: Record<string, string> = {
   string: 'teks',
   number: 'angka',
@@ -19,6 +20,8 @@ const TYPE_NAMES: Record<string, string> = {
   date: 'tanggal',
 };
 const NUMERIC = new Set(['number', 'int', 'bigint']);
+/** What a text's or a list's length counts. */
+const UNITS: Record<string, string> = { string: 'karakter', array: 'item' };
 z.config({
   customError: (issue) => {
     const field = issue.path?.length ? issue.path.map(String).join('.') : 'Data';
@@ -32,13 +35,13 @@ z.config({
       case 'unrecognized_keys':
         return `Kunci tidak dikenali: ${issue.keys.map((key) => `"${key}"`).join(', ')}`;
       case 'too_small':
-        return NUMERIC.has(issue.origin)
-          ? `${field} ${issue.inclusive ? 'minimal' : 'harus lebih dari'} ${issue.minimum}`
-          : undefined;
+        if (NUMERIC.has(issue.origin))
+          return `${field} ${issue.inclusive ? 'minimal' : 'harus lebih dari'} ${issue.minimum}`;
+        return UNITS[issue.origin] && `${field} minimal ${issue.minimum} ${UNITS[issue.origin]}`;
       case 'too_big':
-        return NUMERIC.has(issue.origin)
-          ? `${field} ${issue.inclusive ? 'maksimal' : 'harus kurang dari'} ${issue.maximum}`
-          : undefined;
+        if (NUMERIC.has(issue.origin))
+          return `${field} ${issue.inclusive ? 'maksimal' : 'harus kurang dari'} ${issue.maximum}`;
+        return UNITS[issue.origin] && `${field} maksimal ${issue.maximum} ${UNITS[issue.origin]}`;
       default:
         return undefined;
     }

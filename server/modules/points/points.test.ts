@@ -41,6 +41,18 @@ describe('POST /api/client/point-requests', () => {
       expect(half.body.detail).toBe(TOPUP_INTEGER_MESSAGE);
     });
   });
+
+  it('names a negative amount paid as such, not as a field left empty', async () => {
+    const client = await server.createClient();
+    await expectUnchanged(server.database.db, async () => {
+      const negative = await server.api('POST', '/api/client/point-requests', {
+        token: client.token,
+        body: { points_requested: 10, amount_paid: -5, payment_proof_url: null },
+      });
+      expectCleanError(negative, 422);
+      expect(negative.body.detail).toBe('Jumlah bayar tidak boleh negatif');
+    });
+  });
 });
 
 describe('the ledger description of an approved top-up', () => {
