@@ -174,6 +174,13 @@ export function readPhoneNumbers(credentials: CloudApiCredentials): Promise<Phon
   return readAccountEdge(credentials, 'phone_numbers', 'id,display_phone_number,verified_name');
 }
 
+/** The phone number the sends go to, read as its own node (the object sends are posted to). */
+export function readPhoneNumber(credentials: CloudApiCredentials): Promise<PhoneNumber> {
+  return graphRequest<PhoneNumber>(credentials, credentials.phone_number_id, {
+    query: { fields: 'id,display_phone_number,verified_name' },
+  });
+}
+
 /** A message template as the business account's list answers it. */
 export interface GraphTemplate {
   id: string;

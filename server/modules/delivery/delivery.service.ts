@@ -19,6 +19,7 @@ import { HttpError } from '#server/plugins/errors.ts';
 import {
   GraphError,
   graphProblem,
+  readPhoneNumber,
   readPhoneNumbers,
   readTemplates,
   type CloudApiCredentials,
@@ -250,8 +251,8 @@ function notInAccount(credentials: CloudApiCredentials, phones: PhoneNumber[]): 
 }
 
 /**
- * 'Tes Koneksi': finds the phone number among the business account's and reads the templates with the saved settings; in the gateway
- * mode, asks WAHA instead.
+ * 'Tes Koneksi': finds the phone number among the business account's, reads the number itself and
+ * the templates with the saved settings; in the gateway mode, asks WAHA instead.
  */
 export async function checkConnection(db: Db, box: SecretBox): Promise<ConnectionCheck> {
   const delivery = await readDelivery(db, box);
@@ -270,8 +271,11 @@ export async function checkConnection(db: Db, box: SecretBox): Promise<Connectio
   }
   try {
     const phones = await readPhoneNumbers(credentials);
-    const phone = phones.find((p) => p.id === credentials.phone_number_id);
-    if (!phone) return failed(notInAccount(credentials, phones));
+    if (!phones.some((p) => p.id === credentials.phone_number_id)) {
+      return failed(notInAccount(credentials, phones));
+    }
+    // The number's own node, which the sends are posted to, must answer this token too.
+    const phone = await readPhoneNumber(credentials);
     await readTemplates(credentials);
     const name = phone.verified_name ? ` (${phone.verified_name})` : '';
     return {

@@ -199,6 +199,12 @@ describe('delivery settings', () => {
         display_phone_number: '62 811-0000-0000',
         verified_name: 'Sebar Lokal',
       });
+      // It reads the number the sends go to, as its own node, not only the account's list.
+      expect(
+        double.requests.some(
+          (r) => r.method === 'GET' && r.path === `/v23.0/${double.options.phoneNumberId}`,
+        ),
+      ).toBe(true);
 
       // Meta's test number: the token reaches it, but it is not the business account's.
       const test = double.options.otherPhoneNumbers[0]!;
