@@ -4,10 +4,16 @@
 import { ErrorSchema } from '#common/auth.ts';
 import { WAHA_WEBHOOK_PATH, WEBHOOK_PATH } from '#common/delivery.ts';
 import { z } from '#common/zod.ts';
+import type { FastifyRequest } from 'fastify';
 import type { App, AppContext } from '#server/app-context.ts';
 import { HttpError } from '#server/plugins/errors.ts';
 import { WebhookIntake } from './webhook-intake.ts';
-import { BAD_SIGNATURE, verifySubscription, webhookSignatures } from './webhooks.service.ts';
+import {
+  BAD_SIGNATURE,
+  SIGNATURE_SHAPES,
+  verifySubscription,
+  webhookSignatures,
+} from './webhooks.service.ts';
 
 const tags = ['webhooks'];
 
@@ -52,6 +58,7 @@ export function webhooksRoutes(app: App, { database, secrets }: AppContext) {
       // One delivery may be up to 3 MB (Meta's webhooks reference), over the app's 1 MB.
       {
         config: { access: 'public', rateLimit: false },
+        onRequest: signatureShaped('x-hub-signature-256', SIGNATURE_SHAPES.meta),
         bodyLimit: 3 * 1024 * 1024,
         schema: { tags, response: { 200: ReceivedSchema, 401: ErrorSchema, 415: ErrorSchema } },
       },
@@ -71,6 +78,7 @@ export function webhooksRoutes(app: App, { database, secrets }: AppContext) {
       WAHA_WEBHOOK_PATH,
       {
         config: { access: 'public', rateLimit: false },
+        onRequest: signatureShaped('x-webhook-hmac', SIGNATURE_SHAPES.gateway),
         schema: { tags, response: { 200: ReceivedSchema, 401: ErrorSchema, 415: ErrorSchema } },
       },
       async (request) => {
@@ -86,6 +94,17 @@ export function webhooksRoutes(app: App, { database, secrets }: AppContext) {
       },
     );
   });
+}
+
+/**
+ * Refuses a delivery whose signature header is missing or cannot be one, before its body is read:
+ * anyone may post here, and reading megabytes only to refuse them would cost every other request.
+ */
+function signatureShaped(header: string, shape: RegExp) {
+  return async (request: FastifyRequest) => {
+    const value = [request.headers[header]].flat()[0];
+    if (!value || !shape.test(value)) throw new HttpError(401, BAD_SIGNATURE);
+  };
 }
 
 /** The body as sent: only JSON is parsed to bytes here; another type (text/plain) is not theirs. */

@@ -9,6 +9,16 @@ import { settingsPerTurn } from './settings-per-turn.ts';
 
 export const BAD_SIGNATURE = 'Tanda tangan webhook tidak valid';
 
+/**
+ * What a signature header must look like to be checked at all: Meta's `sha256=` and 64 hex
+ * digits (X-Hub-Signature-256), WAHA's 128 hex digits of an HMAC-SHA512 (X-Webhook-Hmac). A
+ * delivery without one is refused before its body is read.
+ */
+export const SIGNATURE_SHAPES = {
+  meta: /^sha256=[0-9a-f]{64}$/i,
+  gateway: /^\s*[0-9a-f]{128}\s*$/i,
+};
+
 /** Constant-time equality of two texts (false when their lengths differ). */
 function sameText(a: string, b: string): boolean {
   const left = Buffer.from(a);
@@ -39,7 +49,7 @@ export function webhookSignatures(db: Db, box: SecretBox) {
      */
     async byMeta(raw: Buffer, signature: string | undefined): Promise<boolean> {
       const { app_secret } = (await delivery()).cloud_api;
-      if (!app_secret || !signature?.startsWith('sha256=')) return false;
+      if (!app_secret || !signature || !SIGNATURE_SHAPES.meta.test(signature)) return false;
       const expected = crypto.createHmac('sha256', app_secret).update(raw).digest('hex');
       return sameText(signature.slice('sha256='.length).toLowerCase(), expected);
     },
@@ -53,7 +63,7 @@ export function webhookSignatures(db: Db, box: SecretBox) {
       signature: string | undefined,
       algorithm: string | undefined,
     ): Promise<boolean> {
-      if (!signature) return false;
+      if (!signature || !SIGNATURE_SHAPES.gateway.test(signature)) return false;
       if (algorithm !== undefined && algorithm.toLowerCase() !== 'sha512') return false;
       const given = signature.trim().toLowerCase();
       return (await gatewaySecrets()).some((secret) =>

@@ -1,6 +1,7 @@
 // The WhatsApp webhook under attack and in use: the handshake answers only the saved verify
 // token; a delivery is kept only when signed over its raw bytes with the app secret, once.
 import crypto from 'node:crypto';
+import http from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startLocalCloudApi, type LocalCloudApi } from '#local-apis/cloud-api/server.ts';
 import { billSend, send } from '#local-apis/cloud-api/test-helpers.ts';
@@ -124,6 +125,38 @@ describe('the WhatsApp webhook', () => {
         expect(answer.body.detail).toBe('Tanda tangan webhook tidak valid');
       }
     });
+  });
+
+  it('refuses a delivery without a signature before reading its body', async () => {
+    // Headers for a 2 MB body, of which only the first kilobyte is sent: the answer comes anyway.
+    for (const [path, headers] of [
+      [PATH, {}],
+      [PATH, { 'x-hub-signature-256': 'sha256=bukan-hex' }],
+      ['/api/webhooks/waha', { 'x-webhook-hmac': 'pendek' }],
+    ] as const) {
+      const answer = await new Promise<{ status: number; body: string }>((resolve, reject) => {
+        const request = http.request(`${server.url}${path}`, {
+          method: 'POST',
+          headers: {
+            'content-type': 'application/json',
+            'content-length': String(2 * 1024 * 1024),
+            ...headers,
+          },
+        });
+        request.on('response', (response) => {
+          let body = '';
+          response.on('data', (chunk: Buffer) => (body += chunk.toString()));
+          response.on('end', () => {
+            resolve({ status: response.statusCode!, body });
+            request.destroy();
+          });
+        });
+        request.on('error', reject);
+        request.write('{"object":"whatsapp_business_account",' + ' '.repeat(1024));
+      });
+      expect(answer.status).toBe(401);
+      expect(JSON.parse(answer.body).detail).toBe('Tanda tangan webhook tidak valid');
+    }
   });
 
   it('keeps a signed delivery before answering 200, once however often it comes', async () => {
