@@ -17,6 +17,35 @@ export const NOT_SENT_LABEL = 'Tidak dikirim';
 export const neverSent = (blastStatus: BlastStatus, status: NumberStatus): boolean =>
   status === 'pending' && isClosed(blastStatus);
 
+/** Why an engine's number was never sent: the blast was closed while it waited. */
+const CLOSED_BEFORE_SENDING: Record<string, string> = {
+  rejected: 'Blast ditolak admin sebelum nomor ini dikirim',
+  cancelled: 'Blast dibatalkan sebelum nomor ini dikirim',
+};
+
+/**
+ * Why a number of a blast with this status is not to be sent (it was rejected or cancelled);
+ * null while the blast may still send it.
+ */
+export const closedBeforeSending = (status: string): string | null =>
+  CLOSED_BEFORE_SENDING[status] ?? null;
+
+/** Why a queued number fails when its recipient opts out before it is sent. */
+export const OPTED_OUT_BEFORE_SENDING = 'Penerima berhenti berlangganan sebelum nomor ini dikirim';
+
+/**
+ * The reasons of numbers withdrawn before they were sent (a reject, a cancel, an opt-out): they
+ * count as failed for the client's refund, but are no failures of delivery.
+ */
+export const WITHDRAWN_REASONS: readonly string[] = [
+  ...Object.values(CLOSED_BEFORE_SENDING),
+  OPTED_OUT_BEFORE_SENDING,
+];
+
+/** Whether an engine's number failed unsent, withdrawn: the screens say 'Tidak dikirim'. */
+export const withdrawnUnsent = (delivery: { state: string; reason: string | null } | null) =>
+  delivery?.state === 'failed' && WITHDRAWN_REASONS.includes(delivery.reason ?? '');
+
 /**
  * Whether Sebar's delivery engine sends a blast made in `mode` (Cloud API or gateway): its numbers
  * are queued at creation and their results come from the engine, never typed by the admin.

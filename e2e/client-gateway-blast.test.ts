@@ -177,4 +177,38 @@ describe('Form Blast in gateway mode', () => {
     await screenshot(page, 'admin-gateway-blast-detail');
     await page.context().close();
   });
+
+  it('says the numbers a cancel kept from being sent were not sent, not that they failed', async () => {
+    const client = await e2e.server.createClient();
+    await setPoints(e2e.server, client, 5);
+    await clientApi(e2e.server, client, 'POST', '/api/client/blast-requests', {
+      message: 'Halo, pesan yang dibatalkan',
+      target_numbers: numbers(2),
+    });
+    const page = await clientPage(e2e, client, '/blast-results', 'phone');
+    const results = page.getByRole('table', { name: 'Daftar blast request' });
+    await results.getByRole('button', { name: /^Detail/ }).click();
+    const dialog = page.getByRole('dialog', { name: 'Detail Blast Request' });
+    await dialog.getByRole('button', { name: 'Batalkan Blast' }).click();
+    await page.getByRole('button', { name: 'Ya, Batalkan Blast' }).click();
+    await expectToast(page, 'Blast berhasil dibatalkan. 2 poin dikembalikan.', {
+      variant: 'success',
+    });
+    await expect
+      .poll(() => dialog.locator('[data-delivery-state]').allTextContents())
+      .toEqual(['Tidak dikirim', 'Tidak dikirim']);
+    expect(await dialog.locator('[data-delivery-reason]').allTextContents()).toEqual([
+      'Blast dibatalkan sebelum nomor ini dikirim',
+      'Blast dibatalkan sebelum nomor ini dikirim',
+    ]);
+    // Counted among the failed (they are refunded), and said apart under the count.
+    expect(await dialog.locator('[data-withdrawn-count]').allTextContents()).toEqual([
+      '2 tidak dikirim',
+      '2 tidak dikirim',
+    ]);
+    await dismissToasts(page);
+    await screenshot(page, 'client-gateway-blast-cancelled');
+    expect(await balanceOf(e2e.server, client)).toBe(5);
+    await page.context().close();
+  });
 });

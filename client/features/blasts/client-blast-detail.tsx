@@ -27,7 +27,7 @@ import { BlastStatusBadge, NumberStatusBadge } from './client-blast-status.tsx';
 import { BlastImage } from './blast-image.tsx';
 import { beingSent } from './live-refresh.ts';
 import { SpintaxNote } from './spintax-preview.tsx';
-import { DeliveryNumberList } from './number-delivery.tsx';
+import { DeliveryNumberList, WithdrawnNote, withdrawnCount } from './number-delivery.tsx';
 
 export interface ClientBlastDetailProps {
   /** The blast shown; null closes the dialog. */
@@ -79,7 +79,7 @@ function DetailBody({ blast }: { blast: BlastDetail }) {
   );
 }
 
-function BlastFacts({ blast }: { blast: Blast }) {
+function BlastFacts({ blast }: { blast: BlastDetail }) {
   return (
     <>
       <dl className="grid grid-cols-2 gap-3 text-sm sm:grid-cols-3">
@@ -107,7 +107,10 @@ function BlastFacts({ blast }: { blast: Blast }) {
           )}
         </Fact>
         <Fact label="Berhasil">{formatNumber(blast.successful_count)}</Fact>
-        <Fact label="Gagal">{formatNumber(blast.failed_count)}</Fact>
+        <Fact label="Gagal">
+          {formatNumber(blast.failed_count)}
+          <WithdrawnNote count={withdrawnCount(blast.numbers)} className="text-muted-foreground" />
+        </Fact>
         <Fact label="No WA">{formatNumber(blast.no_wa_count)}</Fact>
       </dl>
     </>
@@ -117,7 +120,7 @@ function BlastFacts({ blast }: { blast: Blast }) {
 function BlastMessage({ blast }: { blast: Blast }) {
   return (
     <section className="grid gap-2">
-      <h3 className="text-sm font-semibold">Pesan Terkirim</h3>
+      <h3 className="text-sm font-semibold">Pesan</h3>
       <p className="whitespace-pre-wrap break-words rounded-lg bg-muted p-3 text-sm">
         {blast.message}
       </p>
@@ -165,7 +168,9 @@ function BlastProgress({ blast }: { blast: BlastDetail }) {
       <h3 className="text-sm font-semibold">Ringkasan Proses</h3>
       <div className="grid grid-cols-2 gap-2 sm:grid-cols-4" data-progress-summary="">
         <SummaryBox label="Berhasil" value={blast.successful_count} tone="success" />
-        <SummaryBox label="Gagal" value={blast.failed_count} tone="destructive" />
+        <SummaryBox label="Gagal" value={blast.failed_count} tone="destructive">
+          <WithdrawnNote count={withdrawnCount(blast.numbers)} />
+        </SummaryBox>
         <SummaryBox label="No WA" value={blast.no_wa_count} tone="warning" />
         <SummaryBox label="Pending" value={pending} tone="neutral" />
       </div>
@@ -260,15 +265,18 @@ function SummaryBox({
   label,
   value,
   tone,
+  children,
 }: {
   label: string;
   value: number;
   tone: keyof typeof BOX_TONES;
+  children?: ReactNode;
 }) {
   return (
     <div className={cn('rounded-lg p-3 text-center', BOX_TONES[tone])}>
       <p className="text-xl font-bold">{formatNumber(value)}</p>
       <p className="text-xs font-medium">{label}</p>
+      {children}
     </div>
   );
 }

@@ -1,7 +1,8 @@
 // An engine blast's numbers with their delivery, on both detail screens: the state as a badge
 // (WhatsApp's ticks in words; a number that did not get through by its status, as the totals
 // count it), the time it reached that state, the attempts and the reason.
-import { Check, CheckCheck, CircleX, Clock, Send, type LucideIcon } from 'lucide-react';
+import { Ban, Check, CheckCheck, CircleX, Clock, Send, type LucideIcon } from 'lucide-react';
+import { NOT_SENT_LABEL, withdrawnUnsent } from '#common/blast-rules.ts';
 import type { BlastNumber, NumberDelivery, NumberStatus } from '#common/blasts.ts';
 import { DELIVERY_STATE_LABELS, type DeliveryState } from '#common/delivery-states.ts';
 import { Badge, type BadgeProps } from '#client/components/ui/badge.tsx';
@@ -19,17 +20,27 @@ const LOOK: Record<DeliveryState, { icon: LucideIcon; variant: BadgeProps['varia
 
 /**
  * The number's delivery state as a badge. A failed one is named by its status in the screen's
- * words (Gagal, or No WA when the number has no WhatsApp), so the rows add up to the totals.
+ * words (Gagal, or No WA when the number has no WhatsApp), so the rows add up to the totals; one
+ * withdrawn before it was sent (a cancel, a reject, an opt-out) reads 'Tidak dikirim'.
  */
 function DeliveryStateBadge({
-  state,
+  delivery,
   status,
   statusLabels,
 }: {
-  state: DeliveryState;
+  delivery: NumberDelivery;
   status: NumberStatus;
   statusLabels: Record<NumberStatus, string>;
 }) {
+  const { state } = delivery;
+  if (withdrawnUnsent(delivery)) {
+    return (
+      <Badge variant="secondary" data-delivery-state={state} data-withdrawn="">
+        <Ban aria-hidden />
+        {NOT_SENT_LABEL}
+      </Badge>
+    );
+  }
   const { icon: Icon, variant } = LOOK[state];
   return (
     <Badge variant={variant} data-delivery-state={state}>
@@ -80,7 +91,9 @@ function DeliveryNote({ delivery }: { delivery: NumberDelivery }) {
         <p
           className={cn(
             'col-start-2 col-end-4 text-xs',
-            delivery.state === 'failed' ? 'text-destructive' : 'text-muted-foreground',
+            delivery.state === 'failed' && !withdrawnUnsent(delivery)
+              ? 'text-destructive'
+              : 'text-muted-foreground',
           )}
           data-delivery-reason=""
         >
@@ -88,6 +101,20 @@ function DeliveryNote({ delivery }: { delivery: NumberDelivery }) {
         </p>
       )}
     </>
+  );
+}
+
+/** How many of the numbers were withdrawn unsent: counted among the failed, said apart. */
+export const withdrawnCount = (numbers: readonly BlastNumber[]): number =>
+  numbers.filter((n) => withdrawnUnsent(n.delivery)).length;
+
+/** '… tidak dikirim' under a failed count that holds withdrawn numbers; nothing otherwise. */
+export function WithdrawnNote({ count, className }: { count: number; className?: string }) {
+  if (count === 0) return null;
+  return (
+    <span className={cn('block text-xs font-normal', className)} data-withdrawn-count="">
+      {formatNumber(count)} {NOT_SENT_LABEL.toLowerCase()}
+    </span>
   );
 }
 
@@ -119,7 +146,7 @@ export function DeliveryNumberList({
           <span className="wrap-anywhere font-mono">{n.number}</span>
           {n.delivery ? (
             <DeliveryStateBadge
-              state={n.delivery.state}
+              delivery={n.delivery}
               status={n.status}
               statusLabels={statusLabels}
             />

@@ -4,6 +4,8 @@
 import {
   BLAST_MESSAGES,
   CHANNEL_NAMES,
+  closedBeforeSending,
+  OPTED_OUT_BEFORE_SENDING,
   channelName,
   resultStatuses,
   sentByEngine,
@@ -213,31 +215,6 @@ export async function saveNumberStatuses(
   return getBlast(database, id);
 }
 
-/** Why an engine's number was never sent: the blast was closed while it waited. */
-const CLOSED_BEFORE_SENDING: Record<string, string> = {
-  rejected: 'Blast ditolak admin sebelum nomor ini dikirim',
-  cancelled: 'Blast dibatalkan sebelum nomor ini dikirim',
-};
-
-/**
- * Why a number of a blast with this status is not to be sent (it was rejected or cancelled);
- * null while the blast may still send it.
- */
-export const closedBeforeSending = (status: string): string | null =>
-  CLOSED_BEFORE_SENDING[status] ?? null;
-
-/** Why a queued number fails when its recipient opts out before it is sent. */
-export const OPTED_OUT_BEFORE_SENDING = 'Penerima berhenti berlangganan sebelum nomor ini dikirim';
-
-/**
- * The reasons of numbers withdrawn before they were sent (a reject, a cancel, an opt-out): they
- * count as failed for the client's refund, but are no failures of delivery.
- */
-export const WITHDRAWN_REASONS = [
-  ...Object.values(CLOSED_BEFORE_SENDING),
-  OPTED_OUT_BEFORE_SENDING,
-] as const;
-
 /** A queued number failed unsent, with the reason. */
 const failedUnsent = (reason: string) => ({
   state: 'failed' as const,
@@ -280,7 +257,7 @@ export async function withdrawQueuedTo(tx: Tx, numbers: readonly string[]): Prom
 async function stopSending(tx: Tx, id: string, outcome: 'rejected' | 'cancelled') {
   await tx.db
     .updateTable('blast_numbers')
-    .set(failedUnsent(CLOSED_BEFORE_SENDING[outcome]!))
+    .set(failedUnsent(closedBeforeSending(outcome)!))
     .where('blast_id', '=', id)
     .where('state', '=', 'queued')
     .execute();

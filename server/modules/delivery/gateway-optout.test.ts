@@ -5,7 +5,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sendingWindow } from '#common/sending-hours.ts';
 import { checkLedger } from '#server/db/ledger-check.ts';
-import { OPTED_OUT_BEFORE_SENDING } from '#server/modules/blasts/blast-settlement.service.ts';
+import { OPTED_OUT_BEFORE_SENDING } from '#common/blast-rules.ts';
 import { numberEnding } from '#server/test/delivery-fixture.ts';
 import { startGatewayFixture, type GatewayFixture } from '#server/test/gateway-fixture.ts';
 

@@ -9,11 +9,8 @@ import type { BlastNumbersTable, Database, DeliveryEngineTable } from '#server/d
 import { forUpdate, transact, type Tx } from '#server/db/transaction.ts';
 import type { FileStore } from '#server/modules/uploads/file-store.ts';
 import { storedFile, uploadName } from '#server/modules/uploads/uploads.service.ts';
-import {
-  closedBeforeSending,
-  lockBlast,
-  settleDelivery,
-} from '#server/modules/blasts/blast-settlement.service.ts';
+import { closedBeforeSending } from '#common/blast-rules.ts';
+import { lockBlast, settleDelivery } from '#server/modules/blasts/blast-settlement.service.ts';
 
 /** How the engine paces and retries; the defaults are Meta's, tests shorten them. */
 export interface Pacing {

@@ -10,7 +10,7 @@ import {
 import { sendingWindow } from '#common/sending-hours.ts';
 import { jakartaDayRange } from '#common/dashboard.ts';
 import { errorMeaning } from '#common/whatsapp-errors.ts';
-import { WITHDRAWN_REASONS } from '#server/modules/blasts/blast-settlement.service.ts';
+import { WITHDRAWN_REASONS } from '#common/blast-rules.ts';
 import { now, type Db, type DbHandle } from '#server/db/connection.ts';
 import type { DeliveryEngineTable } from '#server/db/schema.ts';
 import { forUpdate, transact } from '#server/db/transaction.ts';

@@ -11,10 +11,8 @@ import { startLocalCloudApi, type LocalCloudApi } from '#local-apis/cloud-api/se
 import { DEFAULT_TEMPLATES } from '#local-apis/cloud-api/templates.ts';
 import type { BlastNumbersTable, DeliveryEngineTable } from '#server/db/schema.ts';
 import { transact } from '#server/db/transaction.ts';
-import {
-  closedBeforeSending,
-  settleDelivery,
-} from '#server/modules/blasts/blast-settlement.service.ts';
+import { closedBeforeSending } from '#common/blast-rules.ts';
+import { settleDelivery } from '#server/modules/blasts/blast-settlement.service.ts';
 import { startGatewayFixture, type GatewayFixture } from '#server/test/gateway-fixture.ts';
 import { startServer, type TestServer } from '#server/test/helpers.ts';
 import { expectCleanError, expectUnchanged } from '#server/test/spec.ts';

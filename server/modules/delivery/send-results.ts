@@ -15,11 +15,8 @@ import { sql } from 'kysely';
 import { isoAt, now, type DbHandle } from '#server/db/connection.ts';
 import type { BlastNumbersTable } from '#server/db/schema.ts';
 import { transact, type Tx } from '#server/db/transaction.ts';
-import {
-  closedBeforeSending,
-  lockBlast,
-  settleDelivery,
-} from '#server/modules/blasts/blast-settlement.service.ts';
+import { closedBeforeSending } from '#common/blast-rules.ts';
+import { lockBlast, settleDelivery } from '#server/modules/blasts/blast-settlement.service.ts';
 import { applyTemplateRefusal, heldUntil, refusalNamesTemplate } from './templates.service.ts';
 import { holdEngine } from './outbox.ts';
 import type { Retrying } from './engine-options.ts';
