@@ -39,18 +39,24 @@ export const ContactSchema = z.object({
 });
 export type Contact = z.infer<typeof ContactSchema>;
 
-/** SPEC section 9: the client's action link per platform, or null. */
+const isLink = (value: string) => /^https?:\/\//i.test(value);
+
+/**
+ * SPEC section 9: the client's action link per platform, or null. wa.me takes the number in
+ * international form, so a leading 0 (Indonesia's trunk prefix) becomes 62; a Telegram or
+ * Instagram value the admin wrote as a link already is the link.
+ */
 export function contactLink(platform: string, value: string): string | null {
   const v = value.trim();
   switch (platform) {
     case 'telegram':
-      return `https://t.me/${v.replace(/^@/, '')}`;
+      return isLink(v) ? v : `https://t.me/${v.replace(/^@/, '')}`;
     case 'whatsapp':
-      return `https://wa.me/${v.replace(/\D/g, '')}`;
+      return `https://wa.me/${v.replace(/\D/g, '').replace(/^0/, '62')}`;
     case 'instagram':
-      return `https://instagram.com/${v.replace(/^@/, '')}`;
+      return isLink(v) ? v : `https://instagram.com/${v.replace(/^@/, '')}`;
     case 'facebook':
-      return v.startsWith('http') ? v : null;
+      return isLink(v) ? v : null;
     case 'email':
       return `mailto:${v}`;
     default:

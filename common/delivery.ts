@@ -124,7 +124,8 @@ export const GatewayInputSchema = z
       .default(GATEWAY_DEFAULTS.daily_limit_per_device),
     sending_hours: z
       .string()
-      .trim()
+      // Written as id-ID writes times too ('08.00 - 20.00'): kept as 'HH:MM-HH:MM'.
+      .overwrite((hours) => hours.replace(/\s+/g, '').replaceAll('.', ':'))
       .regex(SENDING_HOURS_PATTERN, 'Jam kirim harus seperti 08:00-20:00')
       .refine(
         (hours) => parseSendingHours(hours) !== null,

@@ -709,3 +709,15 @@ describe('the last device', () => {
     await waha.settled();
   });
 });
+
+describe('the sending hours', () => {
+  it('are taken as id-ID writes times too, and kept as HH:MM-HH:MM', async () => {
+    const saved = await put({
+      mode: 'gateway',
+      gateway: gatewayOf({ sending_hours: '08.00 - 23.59' }),
+    });
+    expect(saved.status, JSON.stringify(saved.body)).toBe(200);
+    expect(saved.body.gateway.sending_hours).toBe('08:00-23:59');
+    expect((await put({ mode: 'gateway', gateway: gatewayOf() })).status).toBe(200);
+  });
+});
