@@ -2,6 +2,7 @@
 import crypto from 'node:crypto';
 import { sql, type Kysely, type Transaction } from 'kysely';
 import type { User } from '#common/auth.ts';
+import { formatNumber } from '#common/format.ts';
 import type { PageQuery } from '#common/pagination.ts';
 import {
   CreateUserSchema,
@@ -245,7 +246,7 @@ export async function updateClient(
         userId: id,
         type: 'adjustment',
         delta,
-        description: `Penyesuaian saldo oleh admin (${before.points} → ${before.points + delta})`,
+        description: `Penyesuaian saldo oleh admin (${formatNumber(before.points)} → ${formatNumber(before.points + delta)})`,
       });
       const deactivated = before.is_active && !input.is_active;
       const after = await trx

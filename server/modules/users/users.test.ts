@@ -103,6 +103,23 @@ describe('client accounts', () => {
     expect(list.body.items.map((u: any) => u.username)).not.toContain('salah');
   });
 
+  it('describes an adjustment with the balances written as id-ID writes them', async () => {
+    const user = await createUser('fajar', 'fajar@sebar.test');
+    const body = { username: 'fajar', email: 'fajar@sebar.test', is_active: true };
+    expect((await edit(user.id, { ...body, points: 1474 })).status).toBe(200);
+    expect((await edit(user.id, { ...body, points: 12500 })).status).toBe(200);
+    const entries = await server.database.db
+      .selectFrom('point_transactions')
+      .select('description')
+      .where('user_id', '=', user.id)
+      .orderBy('seq')
+      .execute();
+    expect(entries.map((e) => e.description)).toEqual([
+      'Penyesuaian saldo oleh admin (0 → 1.474)',
+      'Penyesuaian saldo oleh admin (1.474 → 12.500)',
+    ]);
+  });
+
   it('edits username, email, points (adjustment entries) and refuses a taken email', async () => {
     const user = await createUser('dedi', 'dedi@sebar.test');
     const other = await createUser('eka', 'eka@sebar.test');
