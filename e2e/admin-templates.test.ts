@@ -65,8 +65,12 @@ describe('Template Pesan', () => {
     expect(await page.getByRole('switch').count()).toBe(DEFAULT_TEMPLATES.length + 1);
     const cells = async (name: string) =>
       (await row(name).getByRole('cell').allTextContents()).map((text) => text.trim());
+    // The name, and under it the body the recipients read, so the admin knows what is enabled.
+    expect(await row('promo_bulanan').locator('[data-template-body]').textContent()).toBe(
+      'Halo {{1}}, nikmati diskon {{2}} untuk semua produk bulan ini!',
+    );
     expect(await cells('promo_bulanan')).toEqual([
-      'promo_bulanan',
+      'promo_bulananHalo {{1}}, nikmati diskon {{2}} untuk semua produk bulan ini!',
       'id',
       'Gambar',
       'MARKETING',
@@ -85,7 +89,7 @@ describe('Template Pesan', () => {
     expect(await toggle('undian_berhadiah').isDisabled()).toBe(true);
     expect(await toggle('promo_bulanan').isDisabled()).toBe(false);
     expect((await cells('video_peluncuran'))[0]).toBe(
-      'video_peluncuranBelum dapat dikirim Sebar: header video',
+      'video_peluncuranTonton produk baru kami.Belum dapat dikirim Sebar: header video',
     );
     expect((await cells('video_peluncuran'))[4]).toBe('Disetujui');
     expect(await toggle('video_peluncuran').isDisabled()).toBe(true);

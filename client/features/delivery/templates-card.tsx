@@ -59,6 +59,14 @@ const COLUMNS: DataTableColumn<Template>[] = [
     cell: (t) => (
       <div className="grid gap-0.5">
         <span className="font-medium wrap-anywhere">{t.name}</span>
+        {/* What clients' recipients read, so the admin knows what is switched on. */}
+        <span
+          className="line-clamp-3 max-w-md text-xs whitespace-pre-line text-muted-foreground wrap-anywhere"
+          title={t.body}
+          data-template-body=""
+        >
+          {t.body}
+        </span>
         {t.unsupported && (
           <span className="text-xs text-muted-foreground">
             Belum dapat dikirim Sebar: {t.unsupported}
