@@ -123,7 +123,8 @@ export async function listDevices(database: DbHandle, box: SecretBox): Promise<D
 /** Indonesian: why a device in this status cannot send (Sebar's pause reason), or null. */
 export function pauseReasonOf(status: DeviceRow['status'], loggedOut = false): string | null {
   if (loggedOut) return 'Perangkat dikeluarkan dari WhatsApp: pindai QR lagi untuk menyambung';
-  if (status === 'FAILED') return 'Sesi WhatsApp gagal (perangkat terputus): pindai QR lagi';
+  if (status === 'FAILED')
+    return 'Sesi WhatsApp gagal (perangkat terputus): tekan Jalankan, lalu pindai QR baru';
   if (status === 'STOPPED') return 'Sesi WhatsApp berhenti: jalankan lagi untuk mengirim';
   return null;
 }

@@ -401,7 +401,7 @@ describe('gateway devices', () => {
     await appliedUntil(async () => (await device('hp-tiga'))?.status === 'FAILED');
     expect(await device('hp-tiga')).toMatchObject({
       status: 'FAILED',
-      pause_reason: 'Sesi WhatsApp gagal (perangkat terputus): pindai QR lagi',
+      pause_reason: 'Sesi WhatsApp gagal (perangkat terputus): tekan Jalankan, lalu pindai QR baru',
     });
     const started = await post(`${DEVICES}/hp-tiga/start`);
     expect(started.status, JSON.stringify(started.body)).toBe(200);
@@ -470,7 +470,7 @@ describe('session status events', () => {
     await applyGatewayEvents(server.database, server.context.secrets);
     expect(await row()).toEqual({
       status: 'FAILED',
-      pause_reason: 'Sesi WhatsApp gagal (perangkat terputus): pindai QR lagi',
+      pause_reason: 'Sesi WhatsApp gagal (perangkat terputus): tekan Jalankan, lalu pindai QR baru',
     });
     expect((await server.api('DELETE', `${DEVICES}/hp-lima`, { token: admin })).status).toBe(200);
     await waha.settled();
