@@ -48,6 +48,11 @@ describe('Pengiriman', () => {
     expect(await field('Callback URL Webhook').inputValue()).toBe(
       new URL('/api/webhooks/whatsapp', page.url()).href,
     );
+    // Focused, it is selected whole, ready to be copied into Meta's settings.
+    await field('Callback URL Webhook').focus();
+    expect(await page.evaluate(() => window.getSelection()?.toString())).toBe(
+      new URL('/api/webhooks/whatsapp', page.url()).href,
+    );
     expect(await page.getByText('Belum diisi.').count()).toBe(3);
     await shot(page, 'admin-delivery-desktop');
   });

@@ -85,5 +85,13 @@ export function SecretFields<Name extends string>({
 /** The address on this site where the webhooks come in, to copy. */
 export function WebhookField(props: { id: string; label: string; path: string; hint: string }) {
   const { path, ...field } = props;
-  return <TextField {...field} readOnly value={`${window.location.origin}${path}`} />;
+  // Selected whole when focused: on a phone the field is narrower than the URL, to be copied.
+  return (
+    <TextField
+      {...field}
+      readOnly
+      value={`${window.location.origin}${path}`}
+      onFocus={(event) => event.currentTarget.select()}
+    />
+  );
 }
