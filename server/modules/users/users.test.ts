@@ -104,8 +104,8 @@ describe('client accounts', () => {
   });
 
   it('describes an adjustment with the balances written as id-ID writes them', async () => {
-    const user = await createUser('fajar', 'fajar@sebar.test');
-    const body = { username: 'fajar', email: 'fajar@sebar.test', is_active: true };
+    const user = await createUser('gilang', 'gilang@sebar.test');
+    const body = { username: 'gilang', email: 'gilang@sebar.test', is_active: true };
     expect((await edit(user.id, { ...body, points: 1474 })).status).toBe(200);
     expect((await edit(user.id, { ...body, points: 12500 })).status).toBe(200);
     const entries = await server.database.db
