@@ -58,7 +58,8 @@ const kept = () =>
 it('sets aside an event it cannot apply, applies the others, and applies it later', async () => {
   await refuseDelivered();
   const first = await f.blast([REFUSED]);
-  // Its delivered and read statuses are kept but cannot be applied.
+  // It is sent; its delivered and read statuses are kept but cannot be applied.
+  await f.until(first.id, (b) => b.numbers[0].delivery.state === 'sent');
   await readUntil(kept, (rows) => rows.length > 0, 10_000, 'a kept event left unapplied');
   expect((await f.read(first.id)).numbers[0].delivery.state).toBe('sent');
 
