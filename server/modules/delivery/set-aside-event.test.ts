@@ -8,6 +8,7 @@ import { checkLedger } from '#server/db/ledger-check.ts';
 import {
   numberEnding,
   startDeliveryFixture,
+  TEXT_TEMPLATE,
   type DeliveryFixture,
 } from '#server/test/delivery-fixture.ts';
 import { readUntil } from '#server/test/processes.ts';
@@ -76,7 +77,7 @@ it('sets aside an event it cannot apply, applies the others, and applies it late
   });
   const theirs = await f.server.api('POST', '/api/client/blast-requests', {
     token: other.token,
-    body: { target_numbers: [OTHER], template_id: '1029384756000002', parameters: ['Rp150.000'] },
+    body: { target_numbers: [OTHER], template_id: TEXT_TEMPLATE, parameters: ['Rp150.000'] },
   });
   expect(theirs.status, JSON.stringify(theirs.body)).toBe(201);
   const readTheirs = async () =>
