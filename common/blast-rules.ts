@@ -73,6 +73,33 @@ export const strandingMessage = (mode: Exclude<DeliveryMode, 'manual'>, unsent: 
 export const lastDeviceMessage = (unsent: number) =>
   `${formatNumber(unsent)} nomor blast lewat ${CHANNEL_NAMES.gateway} belum terkirim. Tambahkan perangkat lain atau batalkan blast tersebut sebelum menghapus perangkat terakhir.`;
 
+/** Why an engine's pending blast sends nothing now, in its client's words (decision 264). */
+export const HOLD_REASONS = {
+  closedHours: 'Di luar jam kirim',
+  noDevice: 'Perangkat pengirim sedang tidak tersambung',
+  devicePaused: 'Perangkat pengirim sedang dijeda sementara',
+  deviceLimit: 'Batas kirim harian perangkat pengirim sudah tercapai',
+  senderPaused: 'WhatsApp membatasi nomor pengirim untuk sementara',
+  senderStopped: 'Pengiriman terhenti karena kendala pada akun WhatsApp pengirim',
+  recipientLimit: 'Batas penerima harian nomor pengirim sudah tercapai',
+} as const;
+
+/**
+ * A held blast's line: why it waits and when it goes on by itself; when only the admin ends the
+ * hold, the client reads that the admin is on it and the admin where to act (`time` formats).
+ */
+export const holdMessage = (
+  hold: { held_reason: string; resumes_at: string | null },
+  time: (at: string) => string,
+  reader: 'client' | 'admin' = 'client',
+): string => {
+  if (hold.resumes_at !== null)
+    return `${hold.held_reason}: pengiriman dilanjutkan ${time(hold.resumes_at)}.`;
+  return reader === 'client'
+    ? `${hold.held_reason}: admin sedang menanganinya, pengiriman dilanjutkan setelah itu.`
+    : `${hold.held_reason}: tindak lanjuti di menu Pengiriman.`;
+};
+
 export const BLAST_MESSAGES = {
   emptyMessage: 'Pesan blast tidak boleh kosong',
   emptyNumbers: 'Daftar nomor telepon tidak boleh kosong',

@@ -135,7 +135,12 @@ export type Blast = z.infer<typeof BlastSchema>;
 /** One blast as its detail screen reads it: every number with its status and delivery. */
 export const BlastDetailSchema = BlastSchema.extend({
   numbers: z.array(BlastNumberSchema),
-  /** A gateway blast waiting outside the sending hours: when they open again; else null. */
+  /**
+   * Why a pending engine-sent blast sends none of its waiting numbers now (the client's words,
+   * HOLD_REASONS); null while it is on its way or has nothing left to send.
+   */
+  held_reason: z.string().nullable(),
+  /** When that hold ends by itself; null when it waits for the admin, or when not held. */
   resumes_at: z.string().nullable(),
 });
 export type BlastDetail = z.infer<typeof BlastDetailSchema>;

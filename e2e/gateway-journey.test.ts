@@ -314,7 +314,7 @@ describe('a gateway blast from pairing to refund', () => {
     const opensAt = new Date(sendingWindow(closed, Date.now()).opensAt).toISOString();
 
     const dialog = await openNewestDetail(page);
-    const note = dialog.locator('[data-resumes-at]');
+    const note = dialog.locator('[data-held-reason]');
     await note.waitFor();
     expect(await note.textContent()).toBe(
       `Di luar jam kirim: pengiriman dilanjutkan ${formatDateTime(opensAt)}.`,

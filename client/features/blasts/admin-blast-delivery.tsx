@@ -1,12 +1,12 @@
 // The admin's Detail of a blast the engine sends (Cloud API or gateway): each number's delivery as the engine and WhatsApp
 // report it, read again every few seconds while it is being sent. Results are not typed here:
 // the server refuses them for a blast the engine delivers.
-import { channelName } from '#common/blast-rules.ts';
+import { channelName, holdMessage } from '#common/blast-rules.ts';
 import type { Blast } from '#common/blasts.ts';
 import { Alert } from '#client/components/ui/alert.tsx';
 import { Button } from '#client/components/ui/button.tsx';
 import { PageSpinner } from '#client/components/ui/spinner.tsx';
-import { formatNumber } from '#client/lib/format.ts';
+import { formatDateTime, formatNumber } from '#client/lib/format.ts';
 import { ADMIN_NUMBER_STATUS_LABELS, useAdminBlast } from './admin-api.ts';
 import {
   BlastContent,
@@ -42,6 +42,15 @@ export function CloudApiBlastDetail({
           manual.
           {beingSent(blast) && ' Halaman ini diperbarui otomatis selama blast dikirim.'}
         </Alert>
+        {detail.data?.held_reason && (
+          <Alert variant="warning" data-held-reason="">
+            {holdMessage(
+              { ...detail.data, held_reason: detail.data.held_reason },
+              formatDateTime,
+              'admin',
+            )}
+          </Alert>
+        )}
         {/* A later read that fails keeps the numbers already shown. */}
         {detail.data ? (
           <>

@@ -2,7 +2,7 @@
 // blast's delivery as it happens), the progress summary, and the cancel action while pending.
 import type { ReactNode } from 'react';
 import { useState } from 'react';
-import { channelName, sentByEngine } from '#common/blast-rules.ts';
+import { channelName, holdMessage, sentByEngine } from '#common/blast-rules.ts';
 import type { Blast, BlastDetail, NumberStatus } from '#common/blasts.ts';
 import { OPT_OUT_MESSAGES } from '#common/opt-out-rules.ts';
 import { Button } from '#client/components/ui/button.tsx';
@@ -190,9 +190,9 @@ function SendingProgress({ blast, pending }: { blast: BlastDetail; pending: numb
         {beingSent(blast) &&
           ` · dikirim melalui ${channelName(blast.delivery_mode) ?? ''}, diperbarui otomatis`}
       </p>
-      {blast.resumes_at && (
-        <p className="text-xs font-medium text-warning" data-resumes-at="">
-          Di luar jam kirim: pengiriman dilanjutkan {formatDateTime(blast.resumes_at)}.
+      {blast.held_reason && (
+        <p className="text-xs font-medium text-warning" data-held-reason="">
+          {holdMessage({ ...blast, held_reason: blast.held_reason }, formatDateTime)}
         </p>
       )}
     </>

@@ -34,7 +34,8 @@ import { findUpload, IMAGES_OFF } from '#server/modules/uploads/uploads.service.
 import { readDeliveryMode } from '#server/modules/delivery/delivery.service.ts';
 import { clientTemplate, notOfferedReason } from '#server/modules/delivery/templates.service.ts';
 import { withoutOptedOut } from '#server/modules/opt-outs/opt-outs.service.ts';
-import { resumesAt, withDetail, type NumberRow } from './blasts.service.ts';
+import { blastHold } from '#server/modules/delivery/blast-hold.ts';
+import { withDetail, type NumberRow } from './blasts.service.ts';
 
 const PENDING: NumberStatus = 'pending';
 
@@ -205,8 +206,8 @@ export async function createBlast(
     // delivery.
     const queued = sentByEngine(mode) ? row.created_at : null;
     const blast = {
-      resumes_at: await resumesAt(tx.db, row),
       ...withDetail({ ...row, username: owner.username }, newNumberRows(numbers, queued)),
+      ...(await blastHold(tx.db, row, queued === null ? 0 : count)),
     };
     if (idempotencyKey) {
       const stored = await claimKey(

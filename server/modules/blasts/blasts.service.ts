@@ -11,13 +11,13 @@ import type {
   NumberDelivery,
   NumberStatus,
 } from '#common/blasts.ts';
-import { sendingWindow } from '#common/sending-hours.ts';
 import { numberReason } from '#common/whatsapp-errors.ts';
 import type { PageQuery } from '#common/pagination.ts';
 import { orderedList, type Db, type DbHandle } from '#server/db/connection.ts';
 import { pageWindow, windowIds, type PageWindow } from '#server/db/pages.ts';
 import type { BlastNumbersTable, BlastsTable } from '#server/db/schema.ts';
 import { readCounts } from '#server/db/summary-counts.ts';
+import { blastHold } from '#server/modules/delivery/blast-hold.ts';
 import { notFound } from '#server/plugins/errors.ts';
 
 type BlastRow = BlastsTable & { username: string };
@@ -157,23 +157,14 @@ export async function getBlast(
     .where('blast_id', '=', id)
     .orderBy('idx')
     .execute();
-  return { ...withDetail(row, rows), resumes_at: await resumesAt(db, row) };
+  const queued = rows.filter((n) => n.state === 'queued').length;
+  return { ...withDetail(row, rows), ...(await blastHold(db, row, queued)) };
 }
 
-/** When a pending gateway blast goes on, if the gateway's sending hours are closed now. */
-export async function resumesAt(db: Db, blast: { delivery_mode: string; status: string }) {
-  if (blast.delivery_mode !== 'gateway' || blast.status !== 'pending') return null;
-  const settings = await db
-    .selectFrom('gateway_settings')
-    .select('sending_hours')
-    .where('id', '=', 1)
-    .executeTakeFirst();
-  if (!settings) return null;
-  const window = sendingWindow(settings.sending_hours, Date.now());
-  return window.open ? null : new Date(window.opensAt).toISOString();
-}
-
-export function withDetail(row: BlastRow, rows: NumberRow[]): Omit<BlastDetail, 'resumes_at'> {
+export function withDetail(
+  row: BlastRow,
+  rows: NumberRow[],
+): Omit<BlastDetail, 'held_reason' | 'resumes_at'> {
   const numbers: BlastNumber[] = rows.map((n) => ({
     index: n.idx,
     number: n.number,

@@ -8,7 +8,7 @@ import type { GatewayDevicesTable } from '#server/db/schema.ts';
 import { recordAudit } from '#server/modules/audit/audit.service.ts';
 import { conflict, HttpError, notFound } from '#server/plugins/errors.ts';
 import { gatewayConnectionOf, readGateway, type Gateway } from './gateway.service.ts';
-import { takenToday } from './gateway-outbox.ts';
+import { takenToday } from './gateway-capacity.ts';
 import { unsentNumbers } from './queue.service.ts';
 import type { SecretBox } from './secret-box.ts';
 import {

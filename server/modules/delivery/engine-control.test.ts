@@ -2,12 +2,13 @@
 // unique recipients, a restricted sender (pause), a bad token (stop) and a client's cancel.
 import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { strandingMessage } from '#common/blast-rules.ts';
+import { HOLD_REASONS, strandingMessage } from '#common/blast-rules.ts';
 import { errorMeaning } from '#common/whatsapp-errors.ts';
 import { webhookError } from '#local-apis/cloud-api/errors.ts';
 import { messagesWebhook } from '#local-apis/cloud-api/statuses.ts';
 import { checkLedger } from '#server/db/ledger-check.ts';
 import { DELIVERED_BY_ENGINE } from '#server/modules/blasts/blast-settlement.service.ts';
+import { blastHold } from '#server/modules/delivery/blast-hold.ts';
 import {
   numberEnding,
   startDeliveryFixture,
@@ -89,6 +90,13 @@ describe('a restricted sender and a bad token', () => {
     const waiting = await f.read(created.id);
     expect(waiting.numbers[0]).toMatchObject({ status: 'pending', delivery: { state: 'queued' } });
     expect(waiting.numbers[0].delivery.reason).toMatch(/dibatasi/);
+    // What the client reads while the pause lasts (the pause is short here: asked at its middle).
+    const during = Date.parse(paused.resume_at!) - 300;
+    const pending = { id: created.id, delivery_mode: 'cloud_api' as const, status: 'pending' };
+    expect(await blastHold(f.server.database.db, pending, 1, during)).toEqual({
+      held_reason: HOLD_REASONS.senderPaused,
+      resumes_at: paused.resume_at,
+    });
     const done = await f.until(created.id, (b) => b.status === 'completed');
     expect(done.numbers.map((n: any) => n.status)).toEqual(['success', 'success', 'success']);
     expect(sendsTo([RESTRICTED, ...others])).toHaveLength(3);
@@ -107,6 +115,11 @@ describe('a restricted sender and a bad token', () => {
     const other = await f.blast([numberEnding(7200, '2000')]);
     await sleep(300);
     expect(sendsTo([other.numbers[0].number])).toHaveLength(0);
+    // The client reads that its blast waits for the admin, with no time.
+    expect(await f.read(other.id)).toMatchObject({
+      held_reason: HOLD_REASONS.senderStopped,
+      resumes_at: null,
+    });
     // The admin sees why, and resumes (the 'Lanjutkan Pengiriman' button).
     const queue = await f.server.api('GET', '/api/admin/delivery/queue', {
       token: f.server.adminToken,
@@ -243,6 +256,31 @@ describe('the daily limit of unique recipients', () => {
       expect(blast.successful_count).toBe(3);
       expect(blast.numbers.filter((n: any) => n.delivery.state === 'queued')).toHaveLength(2);
       expect(fresh.whatsapp.sends).toHaveLength(3);
+      // Why, to the client: until the first of today's recipients leaves the 24 hours (the
+      // numbers refused are due again in an hour, before that).
+      const first = await fresh.server.database.db
+        .selectFrom('delivery_recipients')
+        .select((eb) => eb.fn.min('last_sent_at').as('at'))
+        .executeTakeFirstOrThrow();
+      expect(blast).toMatchObject({
+        held_reason: HOLD_REASONS.recipientLimit,
+        resumes_at: new Date(Date.parse(String(first.at)) + 24 * 3600_000).toISOString(),
+      });
+      // Asked 23 hours and a half later, the refused numbers due again an hour after that, past
+      // the first recipient's 24 hours: their time.
+      const later = Date.now() + 23.5 * 3600_000;
+      await fresh.server.database.db
+        .updateTable('blast_numbers')
+        .set({ next_attempt_at: new Date(later + 3600_000).toISOString() })
+        .where('blast_id', '=', created.id)
+        .where('state', '=', 'queued')
+        .execute();
+      expect(
+        await blastHold(fresh.server.database.db, { ...blast, status: 'pending' }, 2, later),
+      ).toEqual({
+        held_reason: HOLD_REASONS.recipientLimit,
+        resumes_at: new Date(later + 3600_000).toISOString(),
+      });
     } finally {
       await fresh.close();
     }

@@ -3,6 +3,8 @@
 // numbers not on WhatsApp are refunded and never sent, a restricted device is held and the
 // others finish its numbers. The pacing clock is fast (one second = SECOND_MS).
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { HOLD_REASONS } from '#common/blast-rules.ts';
+import { jakartaDayRange } from '#common/dashboard.ts';
 import { errorMeaning } from '#common/whatsapp-errors.ts';
 import { renderMessage, spintaxSeed } from '#common/spintax.ts';
 import { checkLedger } from '#server/db/ledger-check.ts';
@@ -165,6 +167,11 @@ describe('human limits', () => {
     await new Promise((resolve) => setTimeout(resolve, 20 * SECOND_MS));
     expect(await taken()).toBe(room);
     for (const count of (await perDevice()).values()) expect(count).toBe(limit);
+    // The client reads why the rest wait: until tomorrow's first sending hour (midnight here).
+    expect(await f.read(created.id)).toMatchObject({
+      held_reason: HOLD_REASONS.deviceLimit,
+      resumes_at: jakartaDayRange(new Date()).end,
+    });
     // Lifted: the rest are sent.
     await f.configure({ daily_limit_per_device: 500 });
     await f.until(created.id, (b) => b.status === 'completed');

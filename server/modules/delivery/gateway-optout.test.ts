@@ -1,13 +1,15 @@
 // Two things the gateway channel tells people, end to end against the local WAHA: a STOP written
 // to a device puts its sender on the opt-out list once (channel 'gateway'), and a later blast
 // leaves that number out before charging it; a blast made while the sending hours are closed
-// answers when it goes on (`resumes_at`), and sends nothing until then.
+// answers why it waits and when it goes on (`held_reason`, `resumes_at`), and sends nothing until
+// then; so does a blast made while the only device is disconnected, until the admin pairs it again.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sendingWindow } from '#common/sending-hours.ts';
 import { checkLedger } from '#server/db/ledger-check.ts';
-import { OPTED_OUT_BEFORE_SENDING } from '#common/blast-rules.ts';
+import { HOLD_REASONS, OPTED_OUT_BEFORE_SENDING } from '#common/blast-rules.ts';
 import { numberEnding } from '#server/test/delivery-fixture.ts';
 import { startGatewayFixture, type GatewayFixture } from '#server/test/gateway-fixture.ts';
+import { waitFor } from '#server/test/processes.ts';
 
 let f: GatewayFixture;
 
@@ -171,7 +173,7 @@ describe('a blast made while the sending hours are closed', () => {
     await new Promise((resolve) => setTimeout(resolve, 300));
     const waiting = await f.read(created.id);
     expect(waiting.status).toBe('pending');
-    expect(waiting.resumes_at).toBe(expected);
+    expect(waiting).toMatchObject({ held_reason: HOLD_REASONS.closedHours, resumes_at: expected });
     // On the hour in Jakarta (UTC+7 has no minutes of its own).
     expect(new Date(expected).getUTCMinutes()).toBe(0);
     expect(f.waha.sentTo(number)).toHaveLength(0);
@@ -183,7 +185,45 @@ describe('a blast made while the sending hours are closed', () => {
 
     await f.configure({ sending_hours: '00:00-24:00' });
     const done = await f.until(created.id, (b) => b.status === 'completed');
-    expect(done.resumes_at).toBeNull();
+    expect(done).toMatchObject({ held_reason: null, resumes_at: null });
+    expect(f.waha.sentTo(number)).toHaveLength(1);
+  });
+});
+
+describe('a blast made while the only device is disconnected', () => {
+  const admin = () => f.server.adminToken;
+  const device = async () =>
+    (await f.server.api('GET', '/api/admin/delivery/devices', { token: admin() })).body.items.find(
+      (d: { session: string }) => d.session === 'toko-1',
+    );
+
+  it('says so to the client and the admin, with no time, and goes on once paired again', async () => {
+    f.waha.drop('toko-1');
+    await waitFor(async () => (await device())?.status === 'FAILED', 10_000, 'toko-1 FAILED');
+    const number = numberEnding(5900, '0010');
+    const created = await f.blast([number]);
+    // The creation's answer says it already, and so does every read after it.
+    expect(created).toMatchObject({ held_reason: HOLD_REASONS.noDevice, resumes_at: null });
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    expect(await f.read(created.id)).toMatchObject({
+      status: 'pending',
+      held_reason: HOLD_REASONS.noDevice,
+      resumes_at: null,
+    });
+    const seen = await f.server.api('GET', `/api/admin/blast-requests/${created.id}`, {
+      token: admin(),
+    });
+    expect(seen.body).toMatchObject({ held_reason: HOLD_REASONS.noDevice, resumes_at: null });
+    expect(f.waha.sentTo(number)).toHaveLength(0);
+
+    const started = await f.server.api('POST', '/api/admin/delivery/devices/toko-1/start', {
+      token: admin(),
+    });
+    expect(started.status, JSON.stringify(started.body)).toBe(200);
+    await waitFor(() => f.waha.session('toko-1')?.status === 'SCAN_QR_CODE', 5_000, 'the QR');
+    f.waha.pair('toko-1', '6281100000001');
+    const done = await f.until(created.id, (b) => b.status === 'completed');
+    expect(done).toMatchObject({ held_reason: null, resumes_at: null, successful_count: 1 });
     expect(f.waha.sentTo(number)).toHaveLength(1);
   });
 });

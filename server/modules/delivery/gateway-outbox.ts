@@ -1,12 +1,11 @@
 // The gateway channel's work in the database (decision 214): the same outbox as the Cloud API's
 // (a blast's numbers, queued in the debit's transaction), taken one number at a time by each
 // WORKING device at a human pace: a random gap between sends, sending hours, a daily limit.
-import { jakartaDayRange } from '#common/dashboard.ts';
 import { sendingWindow } from '#common/sending-hours.ts';
-import { isoAt, type Db, type DbHandle } from '#server/db/connection.ts';
-import type { GatewayDevicesTable } from '#server/db/schema.ts';
+import { isoAt, type DbHandle } from '#server/db/connection.ts';
 import { forUpdate, transact } from '#server/db/transaction.ts';
 import { claimedAt } from './outbox.ts';
+import { deviceReady, takenToday } from './gateway-capacity.ts';
 
 /** How the gateway paces its devices (from its settings). */
 export interface GatewayPacing {
@@ -29,36 +28,6 @@ export interface GatewayClaimed {
   imageUrl: string | null;
   /** When it was claimed (epoch ms): see mayStillPost. */
   claimedAt: number;
-}
-
-/** Whether the device may send: WORKING and not held by Sebar (a hold with no end waits for the admin). */
-export function deviceReady(device: GatewayDevicesTable, at: number): boolean {
-  if (device.status !== 'WORKING') return false;
-  if (device.pause_reason === null) return true;
-  return device.paused_until !== null && Date.parse(device.paused_until) <= at;
-}
-
-/**
- * The messages each of `sessions` sent or is sending since the start of `at`'s day (Asia/Jakarta):
- * what its daily limit counts and its card shows. A number being sent or refused by WhatsApp has its
- * place; one that check-exists found not on WhatsApp was never sent a message (decision 256).
- */
-export async function takenToday(
-  db: Db,
-  sessions: readonly string[],
-  at = Date.now(),
-): Promise<Map<string, number>> {
-  if (sessions.length === 0) return new Map();
-  const { start } = jakartaDayRange(new Date(at));
-  const rows = await db
-    .selectFrom('blast_numbers')
-    .select(['device', (eb) => eb.fn.countAll<number | string>().as('count')])
-    .where('device', 'in', sessions)
-    .where('claimed_at', '>=', start)
-    .where('status', '!=', 'no_wa')
-    .groupBy('device')
-    .execute();
-  return new Map(rows.map((row) => [row.device!, Number(row.count)]));
 }
 
 /**

@@ -15,7 +15,7 @@ import { now, type Db, type DbHandle } from '#server/db/connection.ts';
 import type { DeliveryEngineTable } from '#server/db/schema.ts';
 import { forUpdate, transact } from '#server/db/transaction.ts';
 import { recordAudit } from '#server/modules/audit/audit.service.ts';
-import { deviceReady, takenToday } from './gateway-outbox.ts';
+import { deviceReady, takenToday } from './gateway-capacity.ts';
 
 const MINUTE_MS = 60_000;
 const DAY_MS = 24 * 60 * 60_000;
