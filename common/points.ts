@@ -123,6 +123,8 @@ export const TransactionSchema = z.object({
   delta: z.number(),
   balance_after: z.number(),
   description: z.string(),
+  /** The blast the entry charged or refunded; null for top-ups and adjustments. */
+  blast_id: z.string().nullable(),
   created_at: z.string(),
 });
 export type Transaction = z.infer<typeof TransactionSchema>;

@@ -101,7 +101,13 @@ it('top up, approval, blast, result with failures, refund in History Poin', asyn
   const rows = await ledger.locator('tbody tr').evaluateAll((trs) =>
     trs.map((tr) => {
       const cells = tr.querySelectorAll('td');
-      return [1, 2, 3, 4].map((i) => cells[i]!.textContent).join(' | ');
+      const description = tr.querySelector('[data-transaction-description]')!.textContent;
+      return [
+        cells[1]!.textContent,
+        description,
+        cells[3]!.textContent,
+        cells[4]!.textContent,
+      ].join(' | ');
     }),
   );
   expect(rows).toEqual([
@@ -109,6 +115,8 @@ it('top up, approval, blast, result with failures, refund in History Poin', asyn
     'Penggunaan | Blast WhatsApp ke 9 nomor | -9 | 91',
     'Top Up | Top up 100 poin disetujui admin | +100 | 100',
   ]);
+  // The blast's two entries open it; the top-up has no blast.
+  expect(await ledger.getByRole('button', { name: 'Lihat blast' }).count()).toBe(2);
   expect(await page.locator('[data-history-balance]').textContent()).toBe('95 poin');
   await expectShellBalance(page, 95);
   expect(await page.getByRole('region', { name: 'Ringkasan poin' }).textContent()).toBe(

@@ -338,9 +338,13 @@ describe('History Poin', () => {
       'Refund | +2 | 99',
       'Penggunaan | -3 | 97',
     ]);
-    expect(await table.locator('tbody tr').nth(1).locator('td').nth(2).textContent()).toBe(
-      'Blast WhatsApp ke 2 nomor',
-    );
+    expect(
+      await table
+        .locator('tbody tr')
+        .nth(1)
+        .locator('[data-transaction-description]')
+        .textContent(),
+    ).toBe('Blast WhatsApp ke 2 nomor');
     await page.getByRole('button', { name: 'Halaman 2' }).click();
     await table.locator('tbody tr', { hasText: 'Top Up' }).waitFor();
     expect(await read()).toEqual(['Top Up | +100 | 100']);

@@ -249,6 +249,19 @@ describe('a gateway blast from pairing to refund', () => {
     );
     expect(await balanceOf(e2e.server, client)).toBe(balance);
     await shot(page, 'gateway-journey-history');
+    // A refund line opens the blast it refunded.
+    await page
+      .getByRole('table', { name: 'Riwayat transaksi poin' })
+      .locator('tbody tr', { has: page.locator('[data-transaction-type="refund"]') })
+      .first()
+      .getByRole('button', { name: 'Lihat blast' })
+      .click();
+    const dialog = page.getByRole('dialog', { name: 'Detail Blast Request' });
+    await dialog.locator('[data-delivery-state]').first().waitFor();
+    expect(await dialog.locator('[data-delivery-state]').count()).toBe(ALL.length);
+    expect(await dialog.textContent()).toContain(wa(NUMBERS.noWa));
+    await shot(page, 'gateway-journey-history-blast');
+    await page.keyboard.press('Escape');
   });
 
   it('the local WAHA sent one image message per number on WhatsApp, none to the other', async () => {

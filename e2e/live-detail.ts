@@ -130,7 +130,7 @@ export async function ledgerEntries(page: Page) {
       delta: Number(
         (tr.querySelector('[data-transaction-delta]')?.textContent ?? '').replace(/[^0-9-]/g, ''),
       ),
-      description: tr.querySelectorAll('td')[2]?.textContent ?? '',
+      description: tr.querySelector('[data-transaction-description]')?.textContent ?? '',
     })),
   );
 }

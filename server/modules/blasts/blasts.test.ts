@@ -227,11 +227,15 @@ describe('a result entered over saved per-number statuses', () => {
         admin_notes: null,
       });
     expect((await result(3)).status).toBe(200);
-    expect((await history())[0]).toMatchObject({
+    const [refund, usage] = await history();
+    expect(refund).toMatchObject({
       type: 'refund',
       delta: 3,
       description: 'Refund blast: 3 gagal, 0 tanpa WhatsApp',
+      blast_id: id,
     });
+    // Each entry names its blast, so History Poin opens it (a top-up names none: points.test).
+    expect(usage).toMatchObject({ type: 'usage', delta: -4, blast_id: id });
     expect((await result(1)).status).toBe(200);
     expect((await history())[0]).toMatchObject({
       type: 'refund',

@@ -169,6 +169,7 @@ export function toTransaction(row: PointTransactionsTable): Transaction {
     delta: row.delta,
     balance_after: row.balance_after,
     description: row.description,
+    blast_id: row.blast_id,
     created_at: row.created_at,
   };
 }

@@ -70,8 +70,8 @@ describe('the ledger description of an approved top-up', () => {
     );
     expect(approve.status, JSON.stringify(approve.body)).toBe(200);
     const ledger = await server.api('GET', '/api/client/transactions', { token: client.token });
-    expect(ledger.body.items.map((entry: any) => entry.description)).toContain(
-      'Top up 2.000 poin disetujui admin',
+    expect(ledger.body.items).toContainEqual(
+      expect.objectContaining({ description: 'Top up 2.000 poin disetujui admin', blast_id: null }),
     );
   });
 });

@@ -1,7 +1,7 @@
 // History Poin (/point-history): the balance, the server's totals and the ledger, 5 per page, each
 // entry with its signed change and the balance it left (balance_after).
 import { History } from 'lucide-react';
-import { useState } from 'react';
+import { useMemo, useState } from 'react';
 import {
   REFUND_CORRECTION_LABEL,
   transactionLabel,
@@ -9,11 +9,13 @@ import {
   type TransactionType,
 } from '#common/points.ts';
 import { Badge, type BadgeProps } from '#client/components/ui/badge.tsx';
+import { Button } from '#client/components/ui/button.tsx';
 import type { DataTableColumn } from '#client/components/ui/data-table.tsx';
 import { EmptyState } from '#client/components/ui/empty-state.tsx';
 import { PageHeader } from '#client/components/ui/page-header.tsx';
 import { PagedTable } from '#client/components/ui/paged-table.tsx';
 import { useMe } from '#client/features/auth/api.ts';
+import { ClientBlastDetail } from '#client/features/blasts/client-blast-detail.tsx';
 import {
   CLIENT_PAGE_SIZE,
   useSyncBalance,
@@ -37,7 +39,8 @@ const TYPE_VARIANT: Record<TransactionType, BadgeProps['variant']> = {
 const signed = (delta: number) =>
   delta > 0 ? `+${formatNumber(delta)}` : delta < 0 ? `-${formatNumber(-delta)}` : '0';
 
-const columns: DataTableColumn<Transaction>[] = [
+/** The ledger's columns; an entry of a blast opens that blast's detail. */
+const columnsFor = (openBlast: (id: string) => void): DataTableColumn<Transaction>[] => [
   {
     key: 'date',
     header: 'Tanggal',
@@ -61,7 +64,21 @@ const columns: DataTableColumn<Transaction>[] = [
     key: 'description',
     header: 'Deskripsi',
     className: 'min-w-56',
-    cell: (entry) => entry.description,
+    cell: (entry) => (
+      <div className="grid justify-items-start gap-1">
+        <span data-transaction-description="">{entry.description}</span>
+        {entry.blast_id && (
+          <Button
+            variant="link"
+            size="sm"
+            className="h-auto p-0 text-xs"
+            onClick={() => openBlast(entry.blast_id!)}
+          >
+            Lihat blast
+          </Button>
+        )}
+      </div>
+    ),
   },
   {
     key: 'amount',
@@ -93,6 +110,8 @@ const columns: DataTableColumn<Transaction>[] = [
 
 export default function PointHistoryPage() {
   const [page, setPage] = useState(1);
+  const [blastId, setBlastId] = useState<string | null>(null);
+  const columns = useMemo(() => columnsFor(setBlastId), []);
   const me = useMe();
   const transactions = useTransactions(page);
   // A failed load is logged only (SPEC); the list then shows its empty state.
@@ -126,6 +145,7 @@ export default function PointHistoryPage() {
           empty={<EmptyState icon={History} title="Belum ada transaksi poin" />}
         />
       </div>
+      <ClientBlastDetail blastId={blastId} onClose={() => setBlastId(null)} />
     </div>
   );
 }
