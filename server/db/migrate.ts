@@ -24,6 +24,7 @@ import * as whatsappLids from './migrations/023-whatsapp-lids.ts';
 import * as engineWarning from './migrations/024-engine-warning.ts';
 import * as answerLost from './migrations/025-answer-lost.ts';
 import * as failedAttempt from './migrations/026-failed-attempt.ts';
+import * as webhooksSince from './migrations/027-webhooks-since.ts';
 
 /** A migration gets its engine for the few changes only one of them needs. */
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
@@ -54,6 +55,7 @@ export const MIGRATIONS: [string, Migration][] = [
   ['024-engine-warning', engineWarning],
   ['025-answer-lost', answerLost],
   ['026-failed-attempt', failedAttempt],
+  ['027-webhooks-since', webhooksSince],
 ];
 
 /** Applies `migrations` (all of them unless a test asks for the first few). */

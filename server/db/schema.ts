@@ -289,6 +289,8 @@ export interface DeliveryEngineTable {
   warning_code: number | null;
   warning_title: string | null;
   warning_at: string | null;
+  /** When a server last started receiving webhooks (migration 027, decision 265). */
+  webhooks_since: string | null;
 }
 
 /** The last send to each recipient: the per-recipient gap and the daily unique recipients. */

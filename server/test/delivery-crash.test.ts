@@ -133,7 +133,13 @@ describe('a kill -9 in the middle of sending', () => {
     await server.kill('SIGKILL');
     const sentBefore = whatsapp!.sends.length;
     expect(sentBefore).toBeLessThan(150);
+    const restarted = new Date().toISOString();
     server = await start(port);
+    // The new server receives webhooks from its start: silence is counted from there too.
+    const engine = await withDb(database!, (handle) =>
+      handle.db.selectFrom('delivery_engine').select('webhooks_since').executeTakeFirstOrThrow(),
+    );
+    expect(engine.webhooks_since! >= restarted).toBe(true);
     await expectExactlyOnce(server.url, run);
   }, 150_000);
 

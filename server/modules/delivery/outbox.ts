@@ -3,8 +3,8 @@
 // limit, and put back those nobody has word of; what the sends come to is send-results.ts.
 import type { BlastTemplate } from '#common/blasts.ts';
 import { groupBy } from '#common/collections.ts';
-import type { ExpressionBuilder } from 'kysely';
-import { isoAt, type DbHandle } from '#server/db/connection.ts';
+import { sql, type ExpressionBuilder } from 'kysely';
+import { isoAt, type Db, type DbHandle } from '#server/db/connection.ts';
 import type { BlastNumbersTable, Database, DeliveryEngineTable } from '#server/db/schema.ts';
 import { forUpdate, transact, type Tx } from '#server/db/transaction.ts';
 import type { FileStore } from '#server/modules/uploads/file-store.ts';
@@ -43,6 +43,19 @@ export interface Claimed {
 }
 
 const DAY_MS = 24 * 60 * 60 * 1000;
+
+/**
+ * Notes that this server receives webhooks from now (its start): what Meta and WAHA could not
+ * deliver while no server ran comes in their retries, so a send's silence counts from here too.
+ * With no engine row yet nothing was ever sent, and there is nothing to note.
+ */
+export async function markWebhooksUp({ db }: DbHandle, at = Date.now()): Promise<void> {
+  await db
+    .updateTable('delivery_engine')
+    .set({ webhooks_since: isoAt(at) })
+    .where('id', '=', 1)
+    .execute();
+}
 
 /** The engine's row, made running when it does not exist yet, and locked. */
 export async function holdEngine(tx: Tx, at: string): Promise<DeliveryEngineTable> {
@@ -95,10 +108,12 @@ export async function anyDue(
 export async function claimDue(
   database: DbHandle,
   pacing: Pacing,
-  at = Date.now(),
 ): Promise<{ claimed: Claimed[]; waitMs: number }> {
   return transact(database, async (tx) => {
-    const engine = await holdEngine(tx, isoAt(at));
+    const engine = await holdEngine(tx, isoAt(Date.now()));
+    // The time once the engine's row is held: a claim that waited for another worker's takes its
+    // slots from now, not from before that wait (they would be past, and posted at once).
+    const at = Date.now();
     if (!(await runsAt(tx, engine, at))) return { claimed: [], waitMs: Infinity };
     const slots = freeSlots(engine, pacing, at);
     if ('waitMs' in slots) return { claimed: [], waitMs: slots.waitMs };
@@ -334,12 +349,39 @@ export function mayStillPost(
 export const numberKey = (blastId: string, idx: number) => `${blastId}/${idx}`;
 
 /**
+ * Whether kept webhook events due a while ago are not applied yet: the workers are behind, and one
+ * may say what became of a silent number. (Events waiting on purpose, for a send's answer or set
+ * aside after failing, are due later and do not count.)
+ */
+async function workersBehind(db: Db, at: number): Promise<boolean> {
+  const due = await db
+    .selectFrom('webhook_events')
+    .select('id')
+    .where('processed_at', 'is', null)
+    .where('due_at', '<', isoAt(at - 5000))
+    .limit(1)
+    .executeTakeFirst();
+  return due !== undefined;
+}
+
+/** When a server last started receiving webhooks (decision 265); null: not since a send. */
+async function webhooksSince(db: Db): Promise<string | null> {
+  const engine = await db
+    .selectFrom('delivery_engine')
+    .select('webhooks_since')
+    .where('id', '=', 1)
+    .executeTakeFirst();
+  return engine?.webhooks_since ?? null;
+}
+
+/**
  * Numbers left sending longer than their channel's wait with no word (a worker died between its
  * claim and the answer, or the answer was lost and no webhook came): Meta and WAHA report every
  * message they accepted, so these were never accepted and go back to the queue. One that has had
  * its `maxAttempts` fails instead, as does every one of a blast closed meanwhile (rejected,
  * cancelled), and its blast is settled. Not while the workers are behind with the kept webhooks
- * (one waiting longer than a few seconds): one of them may say what became of such a number.
+ * (workersBehind): one of them may say what became of such a number; nor before a wait has passed
+ * since a server started receiving webhooks (decision 265).
  * Never the numbers this worker still has in hand (`inHand`: sent, their outcome not recorded
  * yet): after the process was frozen (a suspended machine, a long stall), its timers run before
  * the answers waiting on its sockets are read, and those numbers look silent.
@@ -351,20 +393,18 @@ export async function requeueUnanswered(
   inHand: ReadonlySet<string> = new Set(),
 ): Promise<number> {
   const { db } = database;
-  const waiting = await db
-    .selectFrom('webhook_events')
-    .select('id')
-    .where('processed_at', 'is', null)
-    .where('received_at', '<', isoAt(at - 5000))
-    .limit(1)
-    .executeTakeFirst();
-  if (waiting) return 0;
-  // Silent for `ms`: since its claim, and since its send ended with no answer if it did.
+  if (await workersBehind(db, at)) return 0;
+  const since = await webhooksSince(db);
+  // Silent for `ms`: since its claim, since its send ended with no answer if it did, and since
+  // webhooks could reach Sebar (decision 265); none is silent yet while a server started less
+  // than `ms` ago.
   const silentFor = (eb: ExpressionBuilder<Database, 'blast_numbers'>, ms: number) =>
-    eb.and([
-      eb('claimed_at', '<', isoAt(at - ms)),
-      eb.or([eb('answer_lost_at', 'is', null), eb('answer_lost_at', '<', isoAt(at - ms))]),
-    ]);
+    since !== null && since >= isoAt(at - ms)
+      ? sql<boolean>`1 = 0`
+      : eb.and([
+          eb('claimed_at', '<', isoAt(at - ms)),
+          eb.or([eb('answer_lost_at', 'is', null), eb('answer_lost_at', '<', isoAt(at - ms))]),
+        ]);
   const unanswered = (eb: ExpressionBuilder<Database, 'blast_numbers'>) =>
     eb.and([
       eb('state', '=', 'sending'),

@@ -17,7 +17,8 @@ import {
   type DeliveryFixture,
 } from '#server/test/delivery-fixture.ts';
 import { readUntil, waitFor } from '#server/test/processes.ts';
-import { numberKey, requeueUnanswered } from './outbox.ts';
+import { markWebhooksUp, numberKey, requeueUnanswered } from './outbox.ts';
+import { callbackKey } from './send-results.ts';
 
 /** Accepted, the answer held 400 ms: quick answers to later sends are recorded meanwhile. */
 const SLOW = [numberEnding(8101, '3000'), numberEnding(8105, '3000')];
@@ -30,6 +31,9 @@ const ANSWERED_WHILE_RESENT = numberEnding(8121, '4000');
 /** Meta takes every send, but no answer and no webhook ever comes back. */
 const NEVER_HEARD = numberEnding(8130, '5000');
 const LOST_LATE = numberEnding(8131, '5000');
+const LOST_IN_OUTAGE = numberEnding(8132, '5000');
+const LOST_BESIDE_OTHERS = numberEnding(8133, '5000');
+const LOST_THEN_DELIVERED = numberEnding(8134, '5000');
 const sends = new Map<string, number>();
 /** The outcome of each send of the two above: the answers held as said, later ones held 2.5 s. */
 function lateAnswer(to: string) {
@@ -48,7 +52,7 @@ beforeAll(async () => {
       outcomes: (to) => {
         if (SLOW.includes(to)) return 'timeout:400';
         if (to === BEHIND_PROXY) return 'bad_gateway';
-        if (to === NEVER_HEARD || to === LOST_LATE) return 'lost_answer';
+        if (to.endsWith('5000')) return 'lost_answer';
         return to.endsWith('4000') ? lateAnswer(to) : 'sent';
       },
     },
@@ -204,4 +208,80 @@ it('tries again, then fails, a number whose sends meet a certificate Sebar refus
     await f.configure({});
     await new Promise((resolve) => proxy.close(resolve));
   }
+});
+
+/** Waits until the number's send ended with its answer lost; answers when (epoch ms). */
+async function lostAnswer(blastId: string) {
+  const row = () =>
+    f.server.database.db
+      .selectFrom('blast_numbers')
+      .select(['state', 'answer_lost_at'])
+      .where('blast_id', '=', blastId)
+      .executeTakeFirstOrThrow();
+  const lost = await readUntil(row, (r) => r.answer_lost_at !== null, 5000, 'the lost answer');
+  expect(lost.state).toBe('sending');
+  return Date.parse(lost.answer_lost_at!);
+}
+
+it('counts a lost send’s silence from the server’s start, when it started later', async () => {
+  const created = await f.blast([LOST_IN_OUTAGE]);
+  const lostAt = await lostAnswer(created.id);
+  // Sebar was down from the loss and started again 10 s later: Meta's retries of the webhooks
+  // it could not deliver meanwhile come after that. The server's start notes it.
+  await markWebhooksUp(f.server.database, lostAt + 10_000);
+  const sweep = { cloudApiMs: 15_000, gatewayMs: 15_000, maxAttempts: 3 };
+  expect(await requeueUnanswered(f.server.database, sweep, lostAt + 15_001)).toBe(0);
+  expect(await requeueUnanswered(f.server.database, sweep, lostAt + 24_000)).toBe(0);
+  expect(await requeueUnanswered(f.server.database, sweep, lostAt + 25_001)).toBe(1);
+  await markWebhooksUp(f.server.database, 0);
+});
+
+it('is not held up by a status of another app that waits for an answer never coming', async () => {
+  const created = await f.blast([LOST_BESIDE_OTHERS]);
+  const lostAt = await lostAnswer(created.id);
+  // A status naming a message Sebar never sent and no callback of Sebar's: kept, then put back
+  // to wait for a send's answer (a webhook can come before it), for a minute at most.
+  await f.postStatus({
+    id: 'wamid.another-app',
+    status: 'delivered',
+    timestamp: String(Math.floor(Date.now() / 1000)),
+    recipient_id: '6281299990000',
+  });
+  const event = () =>
+    f.server.database.db
+      .selectFrom('webhook_events')
+      .select(['received_at', 'due_at', 'processed_at'])
+      .where('body', 'like', '%another-app%')
+      .executeTakeFirstOrThrow();
+  const waiting = await readUntil(event, (e) => e.due_at! > e.received_at, 5000, 'put back');
+  expect(waiting.processed_at).toBeNull();
+  // Six seconds after it came, it still waits on purpose: the workers are not behind, and the
+  // silent number goes back to the queue.
+  const at = Math.max(Date.parse(waiting.received_at) + 6000, lostAt + 1);
+  expect(Date.parse(waiting.due_at!)).toBeGreaterThanOrEqual(at - 5000);
+  const sweep = { cloudApiMs: 0, gatewayMs: 0, maxAttempts: 3 };
+  expect(await requeueUnanswered(f.server.database, sweep, at)).toBe(1);
+});
+
+it('takes a late delivered of a message the sweep took back: the number is not sent again', async () => {
+  const created = await f.blast([LOST_THEN_DELIVERED]);
+  await lostAnswer(created.id);
+  const sweep = { cloudApiMs: 0, gatewayMs: 0, maxAttempts: 8 };
+  // The sweep took it back (no word of it), and it went a second time, its answer lost again.
+  expect(await requeueUnanswered(f.server.database, sweep)).toBe(1);
+  await waitFor(() => f.whatsapp.sentTo(LOST_THEN_DELIVERED) === 2, 5000, 'the second send');
+  // Then Meta's word of the first message comes: it was delivered after all.
+  await f.postStatus({
+    id: 'wamid.first-of-8134',
+    status: 'delivered',
+    timestamp: String(Math.floor(Date.now() / 1000)),
+    recipient_id: LOST_THEN_DELIVERED,
+    biz_opaque_callback_data: callbackKey(created.id, 0, 1),
+  });
+  const done = await f.until(created.id, (b) => b.status === 'completed');
+  expect(done.numbers[0]).toMatchObject({ status: 'success', delivery: { state: 'delivered' } });
+  expect(done.refund_points).toBe(0);
+  // Nothing more goes out, sweep or not.
+  expect(await requeueUnanswered(f.server.database, sweep)).toBe(0);
+  expect(f.whatsapp.sentTo(LOST_THEN_DELIVERED)).toBe(2);
 });

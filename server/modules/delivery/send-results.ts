@@ -473,11 +473,11 @@ export async function applyStatuses(
     for (const [idx, reported] of groupBy(mine, (s) => s.idx)) {
       const row = rows.get(idx);
       if (!row || row.state === null) continue;
-      const ofLast = reported.filter((status) => ofLastAttempt(row, status));
-      if (ofLast.length === 0) continue;
+      const told = reported.filter((status) => ofNumber(row, status));
+      if (told.length === 0) continue;
       const { change, haltCode } = statusesChange(
         row,
-        ofLast,
+        told,
         retrying && { ...retrying, open: blast.status === 'pending' },
       );
       if (haltCode !== undefined) haltCodes.push(haltCode);
@@ -490,13 +490,17 @@ export async function applyStatuses(
 }
 
 /**
- * Whether a status is of the number's last message: by its id, or by the attempt it names, unless
- * that attempt's message was reported failed (failed is final: a late sent does not undo it).
+ * Whether a status tells what became of the number: one of its last message (by its id, or by the
+ * attempt it names), or word that an earlier message got through after all (a sweep took it back
+ * for its silence, decision 265), unless that attempt's message was reported failed (failed is
+ * final: a late sent does not undo it). An earlier message's failure is not the number's.
  */
-const ofLastAttempt = (row: NumberRow, status: ReportedMessageStatus) =>
-  status.id === row.provider_message_id ||
-  ((status.callback?.attempt ?? row.attempts) === row.attempts &&
-    row.failed_attempt !== row.attempts);
+const ofNumber = (row: NumberRow, status: ReportedMessageStatus) => {
+  if (status.id === row.provider_message_id) return true;
+  const attempt = status.callback?.attempt ?? row.attempts;
+  if (attempt === row.failed_attempt) return false;
+  return attempt === row.attempts || (attempt < row.attempts && status.status !== 'failed');
+};
 
 /**
  * The change the statuses reported of one number make (forward only), and a halt they ask for.

@@ -7,6 +7,7 @@ import { z } from '#common/zod.ts';
 import type { FastifyRequest } from 'fastify';
 import type { App, AppContext } from '#server/app-context.ts';
 import { HttpError } from '#server/plugins/errors.ts';
+import { markWebhooksUp } from './outbox.ts';
 import { WebhookIntake } from './webhook-intake.ts';
 import {
   BAD_SIGNATURE,
@@ -30,6 +31,7 @@ export function webhooksRoutes(app: App, { database, secrets }: AppContext) {
   const intake = new WebhookIntake(database, 'whatsapp');
   const gatewayIntake = new WebhookIntake(database, 'waha');
   const signed = webhookSignatures(db, secrets);
+  app.addHook('onReady', () => markWebhooksUp(database));
   app.get(
     WEBHOOK_PATH,
     {
