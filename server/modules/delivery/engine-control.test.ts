@@ -18,11 +18,18 @@ import { readUntil } from '#server/test/processes.ts';
 
 const RESTRICTED = numberEnding(7001, '3680');
 const BAD_TOKEN = numberEnding(7002, '1900');
+const RESTRICTED_FIRST = numberEnding(7003, '3680');
 
 let f: DeliveryFixture;
 beforeAll(async () => {
   f = await startDeliveryFixture({
-    whatsapp: { outcomes: { [RESTRICTED]: 'reject:368x1', [BAD_TOKEN]: 'reject:190x1' } },
+    whatsapp: {
+      outcomes: {
+        [RESTRICTED]: 'reject:368x1',
+        [BAD_TOKEN]: 'reject:190x1',
+        [RESTRICTED_FIRST]: 'reject:368x1',
+      },
+    },
     config: { delivery: { recipientGapMs: 400, pauseMs: 600 } as any },
   });
 });
@@ -101,6 +108,28 @@ describe('a restricted sender and a bad token', () => {
     expect(done.numbers.map((n: any) => n.status)).toEqual(['success', 'success', 'success']);
     expect(sendsTo([RESTRICTED, ...others])).toHaveLength(3);
     expect((await engineRow()).state).toBe('running');
+  });
+
+  it('posts none of the numbers it had claimed once the pause is answered', async () => {
+    await f.configure({ messages_per_second: 10 });
+    const restricted = RESTRICTED_FIRST;
+    const others = Array.from({ length: 5 }, (_, i) => numberEnding(7110 + i, '2000'));
+    const created = await f.blast([restricted, ...others]);
+    const done = await f.until(created.id, (b) => b.status === 'completed');
+    // One claim took 600 ms of slots: the restricted number first, five more 100 ms apart. Its
+    // 368 came back at once and paused the engine for 600 ms (this fixture's pause): the five
+    // waited for the pause's end instead of going at their slots in the middle of it.
+    const refused = f.whatsapp.requests.find(
+      (r) => r.path.endsWith('/messages') && (r.body as { to?: string }).to === restricted,
+    )!;
+    const during = sendsTo(others).filter(
+      (s) => s.at > refused.at + 150 && s.at < refused.at + 550,
+    );
+    expect(during).toEqual([]);
+    expect(done.successful_count).toBe(6);
+    for (const number of [restricted, ...others]) expect(sendsTo([number]).length).toBeLessThan(3);
+    expect(sendsTo(others)).toHaveLength(5);
+    await f.configure({ messages_per_second: 1000 });
   });
 
   it('stops on 190, says why, and sends nothing until the admin resumes', async () => {

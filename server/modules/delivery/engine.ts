@@ -4,6 +4,7 @@
 // may die and restart at any moment and several may run on one PostgreSQL.
 import type { FastifyBaseLogger } from 'fastify';
 import { partValues } from '#common/template-text.ts';
+import { errorMeaning } from '#common/whatsapp-errors.ts';
 import type { DbHandle } from '#server/db/connection.ts';
 import type { FileStore } from '#server/modules/uploads/file-store.ts';
 import {
@@ -48,6 +49,9 @@ import { SendPace } from './send-pace.ts';
 const CLAIM_WINDOW_MS = 600;
 /** How often the record loop writes the sends' results while sends are on their way. */
 const RECORD_EVERY_MS = 50;
+/** Whether Meta's error halts the engine: a restricted sender pauses it, a bad token stops it. */
+const haltsEngine = (code: number | null) =>
+  code !== null && ['pause', 'stop'].includes(errorMeaning(code).handling);
 /** Sends in flight at most, whatever the rate (a hanging API must not pile them up). */
 const MAX_IN_FLIGHT = 2000;
 
@@ -69,6 +73,12 @@ export class DeliveryEngine {
   private readonly wakes = new Set<() => void>();
   private lastSweep = 0;
   private readonly pace = new SendPace();
+  /**
+   * A halt this worker was answered (a restricted sender, a bad token): its claimed numbers not
+   * posted yet wait instead of meeting it too. Cleared by a claim, which the engine makes only
+   * while running.
+   */
+  private halted: number | null = null;
 
   constructor(
     private readonly context: EngineContext,
@@ -185,6 +195,7 @@ export class DeliveryEngine {
       recipientGapMs: this.options.recipientGapMs,
       claimWindowMs: CLAIM_WINDOW_MS,
     });
+    if (claimed.length > 0) this.halted = null;
     for (const number of claimed) {
       this.track(
         number,
@@ -270,6 +281,7 @@ export class DeliveryEngine {
     // The outcome first: a flush during the send replaces `this.results`, and the result must go
     // into the array that is current once the send is answered.
     const outcome = await this.sendOutcome(credentials, number);
+    if (outcome.kind === 'refused' && haltsEngine(outcome.code)) this.halted = outcome.code;
     this.results.push({
       blastId: number.blastId,
       idx: number.idx,
@@ -298,6 +310,9 @@ export class DeliveryEngine {
     }
     const post = { waitMs: this.unansweredMs().cloudApiMs, requestMs: GRAPH_TIMEOUT_MS };
     if (!mayStillPost(number.claimedAt, post)) return { kind: 'late' };
+    // The engine halted after the claim: not posted, the number waits for it to go on.
+    if (this.halted !== null)
+      return { kind: 'held', code: this.halted, title: errorMeaning(this.halted).meaning };
     try {
       const wamid = await sendTemplate(credentials, {
         to: number.number,
