@@ -62,7 +62,7 @@ const WEBHOOK_SECRET = 'rahasia-webhook-journey';
 /** One pacing second lasts 20 ms: gaps of 30-45 "seconds" take 600-900 ms, six numbers ~4 s. */
 const SECOND_MS = 20;
 const NO_WA_REASON = 'Nomor tidak terdaftar di WhatsApp';
-const ERROR_REASON = 'WhatsApp melaporkan pesan gagal terkirim (ack ERROR)';
+const ERROR_REASON = 'WhatsApp melaporkan pesan gagal terkirim';
 
 let e2e: E2E;
 let waha: LocalWaha;

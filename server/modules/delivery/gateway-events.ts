@@ -65,7 +65,7 @@ export function ackStatusOf(body: unknown): ReportedMessageStatus | null {
     at: atOf(event),
     callback: null,
     code: null,
-    title: status === 'failed' ? 'WhatsApp melaporkan pesan gagal terkirim (ack ERROR)' : null,
+    title: status === 'failed' ? 'WhatsApp melaporkan pesan gagal terkirim' : null,
   };
 }
 

@@ -25,17 +25,20 @@ const NO_REASON = 'Tanpa keterangan';
 /**
  * The engine as the admin should read it: off in manual mode with nothing left to send (blasts made
  * in Cloud API mode are still sent after a switch to manual); running when there is no row yet or
- * a pause has reached its end (the engine goes on then, even before it rewrites its row).
+ * a pause has reached its end (the engine goes on then, even before it rewrites its row). Its row
+ * is the Cloud API's: in another mode with no Cloud API number left to send, its pause holds
+ * nothing back and is not shown (`cloudUnsent`).
  */
 function engineView(
   mode: DeliveryMode,
   row: DeliveryEngineTable | undefined,
   at: string,
-  unsent: number,
+  { unsent, cloudUnsent }: { unsent: number; cloudUnsent: boolean },
 ): DeliveryQueue['engine'] {
   const quiet = { reason: null, error_code: null, resume_at: null, warning: null };
   if (mode === 'manual' && unsent === 0) return { state: 'off', since: null, ...quiet };
-  if (!row) return { state: 'running', since: null, ...quiet };
+  if (!row || (mode !== 'cloud_api' && !cloudUnsent))
+    return { state: 'running', since: null, ...quiet };
   const warning = warningOf(row, at);
   if (row.state === 'paused' && row.resume_at !== null && row.resume_at <= at)
     return { state: 'running', since: row.resume_at, ...quiet, warning };
@@ -128,7 +131,11 @@ export async function readQueue(db: Db, at = new Date()): Promise<DeliveryQueue>
   const sending = countOf(states.find((s) => s.state === 'sending'));
   return {
     mode,
-    engine: engineView(mode, engine, stamp, waiting + sending),
+    engine: engineView(mode, engine, stamp, {
+      unsent: waiting + sending,
+      cloudUnsent:
+        mode !== 'cloud_api' && waiting + sending > 0 && (await unsentNumbers(db, 'cloud_api')) > 0,
+    }),
     waiting,
     sending,
     sent_today: countOf(sent),

@@ -434,4 +434,32 @@ describe('delivery queue in gateway mode', () => {
     const morning = await readQueue(db, new Date('2026-03-10T03:00:00Z'));
     expect(morning.gateway).toMatchObject({ open: true, opens_at: null });
   });
+
+  it('does not show the Cloud API’s pause as its own, unless Cloud API numbers wait too', async () => {
+    const { db } = gateway.server.database;
+    // Left from the Cloud API mode: the engine paused by Meta.
+    const paused = {
+      id: 1,
+      state: 'paused' as const,
+      reason: 'Batas spam tercapai: pengiriman dari nomor ini dibatasi',
+      error_code: 131048,
+      since: new Date().toISOString(),
+      resume_at: null,
+      next_slot_at: new Date().toISOString(),
+    };
+    await db
+      .insertInto('delivery_engine')
+      .values(paused)
+      .onConflict((oc) => oc.column('id').doUpdateSet(paused))
+      .execute();
+    await gateway.blast(['081200000011']);
+    expect((await readQueue(db)).engine).toMatchObject({ state: 'running', reason: null });
+    // A Cloud API blast still being sent after the switch: its pause holds it back, and is shown.
+    await db
+      .updateTable('blasts')
+      .set({ delivery_mode: 'cloud_api' })
+      .where('id', '=', (await gateway.blast(['081200000012'])).id)
+      .execute();
+    expect((await readQueue(db)).engine).toMatchObject({ state: 'paused', error_code: 131048 });
+  });
 });
