@@ -66,6 +66,15 @@ async function chromiumName(page: Page, selector: string): Promise<string> {
   return String(nodes[0]?.name?.value ?? '');
 }
 
+/** Signs the tab in as `account` (its saved session), as a sign-in there would. */
+const actAs = (page: Page, account: { token: string; user: object }) =>
+  page.evaluate(
+    ({ token, user }) => {
+      localStorage.setItem('token', token);
+      localStorage.setItem('user', user);
+    },
+    { token: account.token, user: JSON.stringify(account.user) },
+  );
 const submitButton = (page: Page) => page.getByRole('button', { name: 'KIRIM BLAST REQUEST' });
 const numbersField = (page: Page) => page.getByLabel('Nomor WhatsApp Tujuan');
 const messageField = (page: Page) => page.getByLabel('Pesan');
@@ -204,6 +213,31 @@ describe('Form Blast', () => {
       .click();
     expect(await numbersField(page).inputValue()).toBe('');
     expect(await messageField(page).inputValue()).toBe('');
+    await page.context().close();
+  });
+
+  it('gives back what was typed after a reload, and not once the blast is sent', async () => {
+    const { page, client } = await signedIn(10);
+    await messageField(page).fill('Promo akhir tahun');
+    await numbersField(page).fill(numbers(2).join('\n'));
+    await page.reload();
+    await expect.poll(() => messageField(page).inputValue()).toBe('Promo akhir tahun');
+    expect(await numbersField(page).inputValue()).toBe(numbers(2).join('\n'));
+    // Another account signing in on the same tab does not see it.
+    const other = await e2e.server.createClient();
+    await actAs(page, other);
+    await page.reload();
+    await numbersField(page).waitFor();
+    expect(await messageField(page).inputValue()).toBe('');
+    await actAs(page, client);
+    await page.reload();
+    await expect.poll(() => messageField(page).inputValue()).toBe('Promo akhir tahun');
+    await submitButton(page).click();
+    await page.waitForURL('**/blast-results');
+    await page.goto(`${e2e.url}/blast-form`);
+    await numbersField(page).waitFor();
+    expect(await messageField(page).inputValue()).toBe('');
+    expect(await numbersField(page).inputValue()).toBe('');
     await page.context().close();
   });
 

@@ -232,6 +232,15 @@ describe('Form Blast with WhatsApp templates', () => {
     );
     await value.fill('Rp75.000');
     await page.getByLabel('Nomor WhatsApp Tujuan').fill(numbers(1, 50).join('\n'));
+    // A reload gives back the template, its value and the numbers.
+    await page.reload();
+    await expect.poll(() => page.getByLabel('{{1}}').inputValue()).toBe('Rp75.000');
+    expect(await page.getByLabel('Nomor WhatsApp Tujuan').inputValue()).toBe(
+      numbers(1, 50).join('\n'),
+    );
+    expect(await preview(page).textContent()).toBe(
+      'Tagihan Anda sebesar Rp75.000 jatuh tempo besok. Terima kasih.',
+    );
     await sendButton(page).click();
     await page.waitForURL('**/blast-results');
     const list = await clientApi(e2e.server, client, 'GET', '/api/client/blast-requests');

@@ -26,6 +26,7 @@ import {
   TemplatePicker,
   TemplatePreview,
 } from './template-fields.tsx';
+import { readDraft, useFormDraft } from '#client/lib/form-draft.ts';
 
 const EMPTY: TemplateBlastValues = { numbers: '', template_id: '', parameters: {}, image: null };
 const BLOCKED_ID = 'blast-send-blocked';
@@ -55,13 +56,18 @@ function showProblem(errors: FieldErrors<TemplateBlastValues>) {
   if (errors.image) document.getElementById('blast-image')?.focus();
 }
 
+/** What a reload gives back: the numbers, the template and its values (an image is chosen again). */
+const DRAFT = 'template-blast';
+const DRAFT_FIELDS = ['numbers', 'template_id', 'parameters'] as const;
+
 function useTemplateBlastForm(context: TemplateBlastContext) {
   const form = useForm<TemplateBlastValues, TemplateBlastContext, TemplateBlastToSend>({
     resolver: templateBlastResolver,
     context,
-    defaultValues: EMPTY,
+    defaultValues: readDraft(DRAFT, EMPTY),
     reValidateMode: 'onSubmit',
   });
+  useFormDraft(DRAFT, form, DRAFT_FIELDS);
   const [numbers, templateId, parameters, image] = useWatch({
     control: form.control,
     name: ['numbers', 'template_id', 'parameters', 'image'],

@@ -39,11 +39,15 @@ import { TemplateBlastForm } from '#client/features/blasts/template-blast-form.t
 import { useSendBlast } from '#client/features/blasts/use-send-blast.tsx';
 import { useClientTemplates } from '#client/features/delivery/client-api.ts';
 import { usePublicSettings } from '#client/features/settings/client-api.ts';
+import { readDraft, useFormDraft } from '#client/lib/form-draft.ts';
 import { formatNumber } from '#client/lib/format.ts';
 import { useSession } from '#client/lib/session.ts';
 
 const MESSAGE_ID = 'blast-message';
 const EMPTY: BlastFormValues = { numbers: '', message: '', image: null };
+/** What a reload gives back: the typed text (an image is chosen again). */
+const DRAFT = 'blast';
+const DRAFT_FIELDS = ['numbers', 'message'] as const;
 
 /** A failed check is said under its field (which takes the focus) and in a toast. */
 function showProblem(errors: FieldErrors<BlastFormValues>) {
@@ -75,9 +79,10 @@ function useBlastForm(context: BlastFormContext) {
   const form = useForm<BlastFormValues, BlastFormContext, BlastToSend>({
     resolver: blastResolver,
     context,
-    defaultValues: EMPTY,
+    defaultValues: readDraft(DRAFT, EMPTY),
     reValidateMode: 'onSubmit',
   });
+  useFormDraft(DRAFT, form, DRAFT_FIELDS);
   const [numbers, message, image] = useWatch({
     control: form.control,
     name: ['numbers', 'message', 'image'],
