@@ -679,6 +679,9 @@ describe('the last device', () => {
       );
     }
     await post(DEVICES, { session: 'hp-akhir' });
+    // Its status events (STARTING, then SCAN_QR_CODE) are kept before the refusal is looked at.
+    await until(() => waha.session('hp-akhir')?.status === 'SCAN_QR_CODE');
+    await waha.settled();
     const client = await fundedClient(10);
     // No worker runs here: the blast's two numbers stay queued.
     const created = await server.api('POST', '/api/client/blast-requests', {
