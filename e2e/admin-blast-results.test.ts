@@ -1,6 +1,7 @@
 // Hasil Blast in Chromium: cards, 5 per page, detail, per-number statuses (edit, reset, save),
 // result entry with its sum rules, re-edit behind its confirmation, and reject.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { formatDateTime } from '#common/format.ts';
 import {
   adminPage,
   clientPage,
@@ -346,6 +347,10 @@ describe('Hasil Blast', () => {
     await target.getByRole('button', { name: 'Tolak' }).click();
     const confirm = page.getByRole('alertdialog');
     await confirm.getByText(/Semua 3 poin akan dikembalikan ke klien/).waitFor();
+    // It names which of the client's blasts: its time and size.
+    expect(await confirm.textContent()).toContain(
+      `blast request dari budi (${formatDateTime(withImage.created_at)}, 3 nomor)?`,
+    );
     await confirm.getByRole('button', { name: 'Tolak' }).click();
     await expectToast(page, 'Blast request berhasil ditolak');
     await target.getByText('Ditolak', { exact: true }).waitFor();

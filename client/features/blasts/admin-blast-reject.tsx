@@ -4,7 +4,7 @@ import { sentByEngine } from '#common/blast-rules.ts';
 import type { Blast } from '#common/blasts.ts';
 import { ConfirmDialog } from '#client/components/ui/confirm-dialog.tsx';
 import { runAction } from '#client/components/ui/toast.ts';
-import { formatNumber } from '#client/lib/format.ts';
+import { formatDateTime, formatNumber } from '#client/lib/format.ts';
 import { useRejectBlast } from './admin-api.ts';
 
 /** Open while `blast` is set; closes itself only on success, a failure stays open with a toast. */
@@ -32,7 +32,12 @@ export function RejectBlastDialog({
       open={blast !== null}
       onOpenChange={(open) => !open && onClose()}
       title="Tolak Blast Request"
-      description={`Apakah Anda yakin ingin menolak blast request dari ${blast?.username ?? ''}? ${
+      description={`Apakah Anda yakin ingin menolak blast request dari ${blast?.username ?? ''}${
+        // Which of the client's blasts: its time and size, as the list shows them.
+        blast
+          ? ` (${formatDateTime(blast.created_at)}, ${formatNumber(blast.total_numbers)} nomor)`
+          : ''
+      }? ${
         blast && sentByEngine(blast.delivery_mode)
           ? 'Nomor yang belum dikirim tidak akan dikirim, dan poinnya dikembalikan ke klien. Nomor yang sudah dikirim tetap tercatat.'
           : `Semua ${formatNumber(blast?.points_used ?? 0)} poin akan dikembalikan ke klien.`
