@@ -132,6 +132,16 @@ describe('Pengiriman', () => {
     await ask.waitFor({ state: 'hidden' });
     expect(new URL(page.url()).pathname).toBe('/delivery');
     expect(await page.getByRole('radio', { name: /^Manual/ }).isChecked()).toBe(true);
+    // A reload or a closed tab: the browser asks too (its own dialog).
+    const asked = new Promise<string>((resolve) =>
+      page.once('dialog', (dialog) => {
+        resolve(dialog.type());
+        void dialog.dismiss();
+      }),
+    );
+    await page.close({ runBeforeUnload: true });
+    expect(await asked).toBe('beforeunload');
+    expect(page.isClosed()).toBe(false);
     await page.getByRole('link', { name: 'Hasil Blast' }).first().click();
     await ask.getByRole('button', { name: 'Tinggalkan' }).click();
     await page.waitForURL('**/blast-results');

@@ -4,7 +4,7 @@
 // gateway's devices.
 import { zodResolver } from '@hookform/resolvers/zod';
 import { PlugZap, Save, Send } from 'lucide-react';
-import type { FormEvent } from 'react';
+import { useEffect, type FormEvent } from 'react';
 import { useForm, useWatch, type UseFormRegister } from 'react-hook-form';
 import { useBlocker } from 'react-router';
 import type { ConnectionCheck, DeliverySettings } from '#common/delivery.ts';
@@ -106,8 +106,17 @@ function ModeCard({
   );
 }
 
-/** Leaving Pengiriman with changes not saved asks first (a link in the menu, the back button). */
+/**
+ * Leaving Pengiriman with changes not saved asks first: a link in the menu or the back button by
+ * this dialog, a reload or a closed tab by the browser's own.
+ */
 function UnsavedChangesGuard({ dirty }: { dirty: boolean }) {
+  useEffect(() => {
+    if (!dirty) return;
+    const ask = (event: BeforeUnloadEvent) => event.preventDefault();
+    window.addEventListener('beforeunload', ask);
+    return () => window.removeEventListener('beforeunload', ask);
+  }, [dirty]);
   const blocker = useBlocker(
     ({ currentLocation, nextLocation }) =>
       dirty && currentLocation.pathname !== nextLocation.pathname,
