@@ -212,6 +212,10 @@ export function errorMeaning(code: number | null): ErrorMeaning {
   return TRANSIENT;
 }
 
+/** Whether an error halts the engine: a restricted sender pauses it, a bad token stops it. */
+export const haltsEngine = (code: number | null): boolean =>
+  code !== null && ['pause', 'stop'].includes(errorMeaning(code).handling);
+
 /** Why a number failed for good after errors that are retried (or that hold it). */
 export const GIVEN_UP =
   'Tidak terkirim: WhatsApp tetap menolak atau tidak menjawab setelah beberapa kali dicoba';

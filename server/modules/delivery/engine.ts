@@ -4,7 +4,7 @@
 // may die and restart at any moment and several may run on one PostgreSQL.
 import type { FastifyBaseLogger } from 'fastify';
 import { partValues } from '#common/template-text.ts';
-import { errorMeaning } from '#common/whatsapp-errors.ts';
+import { errorMeaning, haltsEngine } from '#common/whatsapp-errors.ts';
 import type { DbHandle } from '#server/db/connection.ts';
 import type { FileStore } from '#server/modules/uploads/file-store.ts';
 import {
@@ -49,9 +49,6 @@ import { SendPace } from './send-pace.ts';
 const CLAIM_WINDOW_MS = 600;
 /** How often the record loop writes the sends' results while sends are on their way. */
 const RECORD_EVERY_MS = 50;
-/** Whether Meta's error halts the engine: a restricted sender pauses it, a bad token stops it. */
-const haltsEngine = (code: number | null) =>
-  code !== null && ['pause', 'stop'].includes(errorMeaning(code).handling);
 /** Sends in flight at most, whatever the rate (a hanging API must not pile them up). */
 const MAX_IN_FLIGHT = 2000;
 

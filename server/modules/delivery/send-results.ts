@@ -10,7 +10,7 @@ import {
   type DeliveryTrack,
   type ReportedStatus,
 } from '#common/delivery-states.ts';
-import { errorMeaning, failedStatus } from '#common/whatsapp-errors.ts';
+import { errorMeaning, failedStatus, haltsEngine } from '#common/whatsapp-errors.ts';
 import { sql } from 'kysely';
 import { isoAt, now, type DbHandle } from '#server/db/connection.ts';
 import type { BlastNumbersTable } from '#server/db/schema.ts';
@@ -374,8 +374,8 @@ export async function haltFor(
 ): Promise<EngineHalt | null> {
   let halt: EngineHalt | null = null;
   for (const code of codes) {
+    if (!haltsEngine(code)) continue;
     const { handling } = errorMeaning(code);
-    if (handling !== 'pause' && handling !== 'stop') continue;
     if (!halt || handling === 'stop')
       halt = { state: handling === 'stop' ? 'stopped' : 'paused', code };
   }
